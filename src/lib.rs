@@ -7,4 +7,5 @@ pub mod bitboard;
 pub mod cli;
 pub mod params;
 pub mod protocol;
+pub mod rng;
 pub mod sim;

@@ -1,1 +1,252 @@
-//! (in progress)
+//! The 256-bit board: ten columns of 24 bits, rows 0..19 used.
+//!
+//! Column `x` occupies bits `24 * x .. 24 * x + 24`; row `y` (0 = bottom) is bit `24 * x + y`.
+//! One API, two backends chosen at compile time: AVX2 through `std::arch` where the target has
+//! it, portable `u64` words elsewhere (or everywhere with the `scalar` feature). Gravity squeezes
+//! columns with BMI2 `pext` where available and a software bit-compress otherwise.
+
+mod compress;
+
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    not(feature = "scalar")
+))]
+#[path = "avx2.rs"]
+mod backend;
+#[cfg(not(all(
+    target_arch = "x86_64",
+    target_feature = "avx2",
+    not(feature = "scalar")
+)))]
+#[path = "scalar.rs"]
+mod backend;
+
+pub use compress::{compress_column, COMPRESS_BACKEND};
+pub use ysai_tables::{COLUMN_BITS, COLUMN_MASK, HEIGHT, WIDTH};
+
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// Which bitboard backend this build uses.
+pub const BACKEND: &str = backend::NAME;
+
+/// A set of cells of one field.
+#[repr(C, align(32))]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct BitBoard {
+    words: [u64; 4],
+}
+
+/// Every cell of the 10 x 19 grid.
+pub const GRID: BitBoard = {
+    let mut board = BitBoard::ZERO;
+    let mut x = 0;
+    while x < WIDTH {
+        board = board.with_column_const(x, COLUMN_MASK);
+        x += 1;
+    }
+    board
+};
+
+impl BitBoard {
+    pub const ZERO: BitBoard = BitBoard { words: [0; 4] };
+
+    pub const fn from_words(words: [u64; 4]) -> Self {
+        BitBoard { words }
+    }
+
+    pub const fn words(&self) -> [u64; 4] {
+        self.words
+    }
+
+    const fn with_column_const(mut self, x: usize, column: u32) -> Self {
+        let bit = x * COLUMN_BITS;
+        let (word, shift) = (bit / 64, bit % 64);
+        self.words[word] |= (column as u64) << shift;
+        if shift + COLUMN_BITS > 64 {
+            self.words[word + 1] |= (column as u64) >> (64 - shift);
+        }
+        self
+    }
+
+    /// The board of a single cell.
+    pub fn cell(x: usize, y: usize) -> Self {
+        let mut board = BitBoard::ZERO;
+        board.set(x, y);
+        board
+    }
+
+    #[inline]
+    fn bytes(&self) -> &[u8; 32] {
+        // SAFETY: `[u64; 4]` and `[u8; 32]` have the same size, and every byte pattern is valid.
+        unsafe { &*(self.words.as_ptr() as *const [u8; 32]) }
+    }
+
+    #[inline]
+    fn bytes_mut(&mut self) -> &mut [u8; 32] {
+        // SAFETY: as in `bytes`; the borrow is unique.
+        unsafe { &mut *(self.words.as_mut_ptr() as *mut [u8; 32]) }
+    }
+
+    /// The 24 bits of column `x` (rows 0..24, bit `y` = row `y`).
+    #[inline]
+    pub fn column(&self, x: usize) -> u32 {
+        let at = 3 * x;
+        let b = self.bytes();
+        u32::from_le_bytes([b[at], b[at + 1], b[at + 2], 0])
+    }
+
+    /// Replaces the 24 bits of column `x`; bits above 24 are ignored.
+    #[inline]
+    pub fn set_column(&mut self, x: usize, column: u32) {
+        let at = 3 * x;
+        let [b0, b1, b2, _] = column.to_le_bytes();
+        let b = self.bytes_mut();
+        b[at] = b0;
+        b[at + 1] = b1;
+        b[at + 2] = b2;
+    }
+
+    #[inline]
+    fn index(x: usize, y: usize) -> (usize, u64) {
+        let bit = x * COLUMN_BITS + y;
+        (bit / 64, 1u64 << (bit % 64))
+    }
+
+    /// Whether cell (x, y) is in the set.
+    #[inline]
+    pub fn test(&self, x: usize, y: usize) -> bool {
+        let (word, mask) = Self::index(x, y);
+        self.words[word] & mask != 0
+    }
+
+    /// Adds cell (x, y).
+    #[inline]
+    pub fn set(&mut self, x: usize, y: usize) {
+        let (word, mask) = Self::index(x, y);
+        self.words[word] |= mask;
+    }
+
+    /// Removes cell (x, y).
+    #[inline]
+    pub fn clear(&mut self, x: usize, y: usize) {
+        let (word, mask) = Self::index(x, y);
+        self.words[word] &= !mask;
+    }
+
+    #[inline]
+    pub fn is_zero(&self) -> bool {
+        backend::is_zero(self)
+    }
+
+    #[inline]
+    pub fn popcount(&self) -> u32 {
+        self.words.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// `self & !other`: the cells of `self` that are not in `other`.
+    #[inline]
+    pub fn and_not(self, other: BitBoard) -> BitBoard {
+        backend::and_not(self, other)
+    }
+
+    /// The cells touching any cell of `self` in the 8 directions, cut to the grid. A cell of
+    /// `self` is included only if another cell of `self` touches it.
+    #[inline]
+    pub fn neighbours(self) -> BitBoard {
+        let beside = backend::shift_up(self, 1) | backend::shift_down(self, 1);
+        let spread = self | beside;
+        let across = backend::shift_up(spread, COLUMN_BITS as u32)
+            | backend::shift_down(spread, COLUMN_BITS as u32);
+        (beside | across) & GRID
+    }
+
+    /// The cells of the set, column by column from the bottom.
+    pub fn cells(self) -> impl Iterator<Item = (usize, usize)> {
+        (0..WIDTH).flat_map(move |x| {
+            let column = self.column(x);
+            (0..COLUMN_BITS)
+                .filter(move |&y| column >> y & 1 == 1)
+                .map(move |y| (x, y))
+        })
+    }
+}
+
+impl BitAnd for BitBoard {
+    type Output = BitBoard;
+    #[inline]
+    fn bitand(self, rhs: BitBoard) -> BitBoard {
+        backend::and(self, rhs)
+    }
+}
+
+impl BitOr for BitBoard {
+    type Output = BitBoard;
+    #[inline]
+    fn bitor(self, rhs: BitBoard) -> BitBoard {
+        backend::or(self, rhs)
+    }
+}
+
+impl BitXor for BitBoard {
+    type Output = BitBoard;
+    #[inline]
+    fn bitxor(self, rhs: BitBoard) -> BitBoard {
+        backend::xor(self, rhs)
+    }
+}
+
+/// The complement over all 256 bits; mask with [`GRID`] to stay on the board.
+impl Not for BitBoard {
+    type Output = BitBoard;
+    #[inline]
+    fn not(self) -> BitBoard {
+        backend::not(self)
+    }
+}
+
+impl BitAndAssign for BitBoard {
+    #[inline]
+    fn bitand_assign(&mut self, rhs: BitBoard) {
+        *self = *self & rhs;
+    }
+}
+
+impl BitOrAssign for BitBoard {
+    #[inline]
+    fn bitor_assign(&mut self, rhs: BitBoard) {
+        *self = *self | rhs;
+    }
+}
+
+impl BitXorAssign for BitBoard {
+    #[inline]
+    fn bitxor_assign(&mut self, rhs: BitBoard) {
+        *self = *self ^ rhs;
+    }
+}
+
+impl From<ysai_tables::Board256> for BitBoard {
+    #[inline]
+    fn from(board: ysai_tables::Board256) -> Self {
+        BitBoard::from_words(board.0)
+    }
+}
+
+/// Rows 18..0 top-down, `#` for a set cell.
+impl fmt::Debug for BitBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "BitBoard")?;
+        for y in (0..HEIGHT).rev() {
+            let row: String = (0..WIDTH)
+                .map(|x| if self.test(x, y) { '#' } else { '.' })
+                .collect();
+            writeln!(f, "  {row}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -23,7 +23,10 @@ impl Action {
         let mut i = 1;
         while i < 37 {
             let k = (i - 1) as u8;
-            all[i] = Action::Drop { x: k / ROTATIONS, rot: k % ROTATIONS };
+            all[i] = Action::Drop {
+                x: k / ROTATIONS,
+                rot: k % ROTATIONS,
+            };
             i += 1;
         }
         all

@@ -1,8 +1,17 @@
-//! The rules of CODE VS Reborn.
+//! The rules of CODE VS Reborn: packs, fields, turns.
 
 pub mod action;
+pub mod field;
+pub mod game;
+pub mod neighbours;
 pub mod oracle;
 pub mod pack;
 
 pub use action::Action;
-pub use pack::{Pack, PACKS_PER_GAME};
+pub use field::{Field, FieldError, MoveResult};
+pub use game::{play_turn, PlayerState, TurnOutcome};
+pub use neighbours::{Neighbourhood, Shift, Table};
+pub use pack::{Pack, PreparedPack, PACKS_PER_GAME};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,110 @@
+//! AVX2 backend: one `__m256i` per board.
+//!
+//! This module is compiled only when the build enables AVX2 (`cfg(target_feature = "avx2")`),
+//! which is what makes every intrinsic call below sound.
+
+use super::BitBoard;
+use std::arch::x86_64::*;
+
+pub const NAME: &str = "avx2";
+
+#[inline]
+fn load(a: BitBoard) -> __m256i {
+    // SAFETY: `BitBoard` is 32 bytes of plain words, the same size as `__m256i`.
+    unsafe { std::mem::transmute::<BitBoard, __m256i>(a) }
+}
+
+#[inline]
+fn store(v: __m256i) -> BitBoard {
+    // SAFETY: every bit pattern of `__m256i` is a valid `BitBoard`.
+    unsafe { std::mem::transmute::<__m256i, BitBoard>(v) }
+}
+
+#[inline]
+pub fn and(a: BitBoard, b: BitBoard) -> BitBoard {
+    // SAFETY: AVX2 is enabled for this build (see the module docs).
+    unsafe { store(_mm256_and_si256(load(a), load(b))) }
+}
+
+#[inline]
+pub fn or(a: BitBoard, b: BitBoard) -> BitBoard {
+    // SAFETY: AVX2 is enabled for this build (see the module docs).
+    unsafe { store(_mm256_or_si256(load(a), load(b))) }
+}
+
+#[inline]
+pub fn xor(a: BitBoard, b: BitBoard) -> BitBoard {
+    // SAFETY: AVX2 is enabled for this build (see the module docs).
+    unsafe { store(_mm256_xor_si256(load(a), load(b))) }
+}
+
+/// `a & !b` (the intrinsic computes `!first & second`).
+#[inline]
+pub fn and_not(a: BitBoard, b: BitBoard) -> BitBoard {
+    // SAFETY: AVX2 is enabled for this build (see the module docs).
+    unsafe { store(_mm256_andnot_si256(load(b), load(a))) }
+}
+
+#[inline]
+pub fn not(a: BitBoard) -> BitBoard {
+    // SAFETY: AVX2 is enabled for this build (see the module docs).
+    unsafe { store(_mm256_xor_si256(load(a), _mm256_set1_epi64x(-1))) }
+}
+
+#[inline]
+pub fn is_zero(a: &BitBoard) -> bool {
+    // SAFETY: AVX2 is enabled for this build (see the module docs).
+    unsafe {
+        let v = load(*a);
+        _mm256_testz_si256(v, v) != 0
+    }
+}
+
+/// Each 64-bit lane replaced by the lane below it, the lowest lane zero: the carry source
+/// of a whole-register shift towards higher bits.
+#[inline]
+fn lanes_up(v: __m256i) -> __m256i {
+    // SAFETY: AVX2 is enabled for this build (see the module docs).
+    unsafe {
+        let rotated = _mm256_permute4x64_epi64::<0b10_01_00_11>(v);
+        _mm256_blend_epi32::<0b0000_0011>(rotated, _mm256_setzero_si256())
+    }
+}
+
+/// Each 64-bit lane replaced by the lane above it, the highest lane zero.
+#[inline]
+fn lanes_down(v: __m256i) -> __m256i {
+    // SAFETY: AVX2 is enabled for this build (see the module docs).
+    unsafe {
+        let rotated = _mm256_permute4x64_epi64::<0b00_11_10_01>(v);
+        _mm256_blend_epi32::<0b1100_0000>(rotated, _mm256_setzero_si256())
+    }
+}
+
+/// The whole 256-bit value shifted towards higher bits by `n` (1..64).
+#[inline]
+pub fn shift_up(a: BitBoard, n: u32) -> BitBoard {
+    // SAFETY: AVX2 is enabled for this build (see the module docs).
+    unsafe {
+        let v = load(a);
+        let count = _mm_cvtsi32_si128(n as i32);
+        let back = _mm_cvtsi32_si128(64 - n as i32);
+        let body = _mm256_sll_epi64(v, count);
+        let carry = _mm256_srl_epi64(lanes_up(v), back);
+        store(_mm256_or_si256(body, carry))
+    }
+}
+
+/// The whole 256-bit value shifted towards lower bits by `n` (1..64).
+#[inline]
+pub fn shift_down(a: BitBoard, n: u32) -> BitBoard {
+    // SAFETY: AVX2 is enabled for this build (see the module docs).
+    unsafe {
+        let v = load(a);
+        let count = _mm_cvtsi32_si128(n as i32);
+        let back = _mm_cvtsi32_si128(64 - n as i32);
+        let body = _mm256_srl_epi64(v, count);
+        let carry = _mm256_sll_epi64(lanes_down(v), back);
+        store(_mm256_or_si256(body, carry))
+    }
+}

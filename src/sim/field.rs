@@ -1,0 +1,369 @@
+//! One player's field as bitboards, and everything that happens to it in a turn: the ojama
+//! row, the pack drop or the skill, and the vanish / fall loop.
+
+use super::neighbours::Neighbourhood;
+use super::pack::PreparedPack;
+use super::Action;
+use crate::bitboard::{compress_column, BitBoard, COLUMN_MASK, HEIGHT, WIDTH};
+use std::fmt;
+use ysai_tables::{cell_neighbours, chain_ojama, chain_score, skill_ojama, skill_score};
+
+/// Rows of a field that survives a turn.
+pub const VISIBLE_HEIGHT: usize = 16;
+/// A column this high at the end of a turn loses the game.
+pub const DEATH_HEIGHT: u8 = 17;
+/// The value of an ojama block in the protocol.
+pub const OJAMA_VALUE: u8 = 11;
+/// The number whose blocks, and their neighbours, the skill destroys.
+pub const SKILL_NUMBER: usize = 5;
+
+const ANY: usize = 0;
+const OJAMA: usize = 10;
+/// Bits 1..=9 of a number set.
+const ALL_NUMBERS: u16 = 0b11_1111_1110;
+
+/// The board of the neighbourhood of number `n`.
+#[inline]
+const fn around(n: usize) -> usize {
+    10 + n
+}
+
+/// The numbers that pair with the numbers of `set` (n -> 10 - n), bits 1..=9.
+#[inline]
+const fn complements(set: u16) -> u16 {
+    (set & ALL_NUMBERS).reverse_bits() >> 5
+}
+
+/// What one action did to its player's field.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveResult {
+    /// Vanish steps (the skill explosion is not one).
+    pub chains: u32,
+    /// Score of the action: chain score, or explosion score plus the chain score after it.
+    pub score: i64,
+    /// Ojama generated for the opponent, before offset.
+    pub ojama: i64,
+    /// Some block vanished in a chain step (what earns the +8 gauge).
+    pub vanished: bool,
+    /// Blocks destroyed by the skill explosion.
+    pub skill_destroyed: u32,
+    /// Some column holds 17 or more blocks.
+    pub dead: bool,
+}
+
+/// A value that cannot be a field cell, or a block with nothing under it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldError {
+    BadValue {
+        row: usize,
+        column: usize,
+        value: u8,
+    },
+    Floating {
+        row: usize,
+        column: usize,
+    },
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FieldError::BadValue { row, column, value } => write!(
+                f,
+                "field row {} column {}: {value} is not a cell value (0, 1-9 or 11)",
+                row + 1,
+                column + 1
+            ),
+            FieldError::Floating { row, column } => write!(
+                f,
+                "field row {} column {}: block with an empty cell below it",
+                row + 1,
+                column + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+/// One player's field.
+///
+/// `boards[0]` holds every block, `boards[1..=9]` the blocks of each number, `boards[10]` the
+/// ojama, and `boards[10 + n]` the cells touching an `n` block, kept up to date so that a drop
+/// tests only the numbers it moved.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Field {
+    boards: [BitBoard; 20],
+    heights: [u8; WIDTH],
+}
+
+impl Default for Field {
+    fn default() -> Self {
+        Field::empty()
+    }
+}
+
+impl Field {
+    pub const fn empty() -> Self {
+        Field {
+            boards: [BitBoard::ZERO; 20],
+            heights: [0; WIDTH],
+        }
+    }
+
+    /// A field from the protocol's 16 rows, top row first.
+    pub fn from_rows(rows: &[[u8; WIDTH]; VISIBLE_HEIGHT]) -> Result<Self, FieldError> {
+        let mut field = Field::empty();
+        for x in 0..WIDTH {
+            for y in 0..VISIBLE_HEIGHT {
+                let row = VISIBLE_HEIGHT - 1 - y;
+                let value = rows[row][x];
+                match value {
+                    0 => continue,
+                    1..=9 | OJAMA_VALUE => {}
+                    _ => {
+                        return Err(FieldError::BadValue {
+                            row,
+                            column: x,
+                            value,
+                        })
+                    }
+                }
+                if usize::from(field.heights[x]) != y {
+                    return Err(FieldError::Floating { row, column: x });
+                }
+                field.push(x, value);
+            }
+        }
+        Ok(field)
+    }
+
+    /// The 16 protocol rows, top first (blocks above row 16 are not shown).
+    pub fn to_rows(&self) -> [[u8; WIDTH]; VISIBLE_HEIGHT] {
+        std::array::from_fn(|row| std::array::from_fn(|x| self.cell(x, VISIBLE_HEIGHT - 1 - row)))
+    }
+
+    /// The value at (x, y): 0 empty, 1..=9, or 11 for ojama.
+    pub fn cell(&self, x: usize, y: usize) -> u8 {
+        if !self.boards[ANY].test(x, y) {
+            0
+        } else if self.boards[OJAMA].test(x, y) {
+            OJAMA_VALUE
+        } else {
+            (1..=9).find(|&n| self.boards[n].test(x, y)).unwrap_or(0) as u8
+        }
+    }
+
+    #[inline]
+    pub fn height(&self, x: usize) -> u8 {
+        self.heights[x]
+    }
+
+    #[inline]
+    pub fn heights(&self) -> &[u8; WIDTH] {
+        &self.heights
+    }
+
+    /// Every block.
+    #[inline]
+    pub fn blocks(&self) -> BitBoard {
+        self.boards[ANY]
+    }
+
+    /// The blocks of number `n` (1..=9).
+    #[inline]
+    pub fn number(&self, n: usize) -> BitBoard {
+        self.boards[n]
+    }
+
+    /// The cells touching some block of number `n` (1..=9).
+    #[inline]
+    pub fn around_number(&self, n: usize) -> BitBoard {
+        self.boards[around(n)]
+    }
+
+    #[inline]
+    pub fn ojama(&self) -> BitBoard {
+        self.boards[OJAMA]
+    }
+
+    /// Some column holds 17 or more blocks: a field in this state at the end of a turn has lost.
+    #[inline]
+    pub fn is_dead(&self) -> bool {
+        self.heights.iter().any(|&h| h >= DEATH_HEIGHT)
+    }
+
+    /// The blocks the skill would destroy now: every 5 and every numbered block touching one.
+    #[inline]
+    pub fn skill_targets(&self) -> BitBoard {
+        (self.boards[SKILL_NUMBER] | self.boards[around(SKILL_NUMBER)]).and_not(self.boards[OJAMA])
+            & self.boards[ANY]
+    }
+
+    /// Puts `value` (1..=9 or 11) on top of column `x`; returns false if the column is full.
+    #[inline]
+    fn push(&mut self, x: usize, value: u8) -> bool {
+        let y = usize::from(self.heights[x]);
+        if y >= HEIGHT {
+            return false;
+        }
+        self.boards[ANY].set(x, y);
+        if value == OJAMA_VALUE {
+            self.boards[OJAMA].set(x, y);
+        } else {
+            let n = usize::from(value);
+            self.boards[n].set(x, y);
+            self.boards[around(n)] |= BitBoard::from(*cell_neighbours(x, y));
+        }
+        self.heights[x] += 1;
+        true
+    }
+
+    /// The turn-start ojama row: one ojama on top of every column.
+    pub fn drop_ojama_row(&mut self) {
+        for x in 0..WIDTH {
+            self.push(x, OJAMA_VALUE);
+        }
+    }
+
+    /// Applies `action` with this turn's `pack`. The caller checks that a skill is allowed.
+    #[inline]
+    pub fn apply<N: Neighbourhood>(&mut self, pack: &PreparedPack, action: Action) -> MoveResult {
+        match action {
+            Action::Drop { x, rot } => self.drop_pack::<N>(pack, x, rot),
+            Action::Skill => self.fire_skill::<N>(),
+        }
+    }
+
+    /// Drops the pack with its left half in column `x` (0..=8) at rotation `rot`, then resolves chains.
+    pub fn drop_pack<N: Neighbourhood>(
+        &mut self,
+        pack: &PreparedPack,
+        x: u8,
+        rot: u8,
+    ) -> MoveResult {
+        let mut moved = 0u16;
+        for side in 0..2 {
+            let column = usize::from(x) + side;
+            for value in pack.landing(rot, side) {
+                if value == 0 {
+                    break;
+                }
+                if !self.push(column, value) {
+                    return MoveResult {
+                        dead: true,
+                        ..MoveResult::default()
+                    };
+                }
+                moved |= 1 << value;
+            }
+        }
+        let chains = self.resolve_chains::<N>(moved | complements(moved));
+        let score = chain_score(chains);
+        MoveResult {
+            chains,
+            score,
+            ojama: score / 2,
+            vanished: chains > 0,
+            skill_destroyed: 0,
+            dead: self.is_dead(),
+        }
+    }
+
+    /// Fires the skill: destroys the 5s and the numbered blocks around them, then resolves chains.
+    pub fn fire_skill<N: Neighbourhood>(&mut self) -> MoveResult {
+        let doomed = self.skill_targets();
+        let destroyed = doomed.popcount();
+        let chains = if destroyed == 0 {
+            0
+        } else {
+            let changed = self.remove::<N>(doomed);
+            self.resolve_chains::<N>(changed | complements(changed))
+        };
+        MoveResult {
+            chains,
+            score: skill_score(destroyed) + chain_score(chains),
+            ojama: skill_ojama(destroyed) + chain_ojama(chains),
+            vanished: chains > 0,
+            skill_destroyed: destroyed,
+            dead: self.is_dead(),
+        }
+    }
+
+    /// Vanish, fall, repeat; returns the number of vanish steps. `tested` holds the numbers
+    /// (bits 1..=9, closed under n -> 10 - n) whose blocks may have new neighbours.
+    fn resolve_chains<N: Neighbourhood>(&mut self, mut tested: u16) -> u32 {
+        let mut chains = 0;
+        loop {
+            let doomed = self.vanishing(tested);
+            if doomed.is_zero() {
+                return chains;
+            }
+            chains += 1;
+            let changed = self.remove::<N>(doomed);
+            tested = changed | complements(changed);
+        }
+    }
+
+    /// The blocks of the numbers in `tested` that touch a block of their complement.
+    #[inline]
+    fn vanishing(&self, tested: u16) -> BitBoard {
+        let mut doomed = BitBoard::ZERO;
+        for n in 1..=9 {
+            if tested >> n & 1 == 1 {
+                doomed |= self.boards[n] & self.boards[around(10 - n)];
+            }
+        }
+        doomed
+    }
+
+    /// Removes `doomed` and lets everything above fall; returns the numbers (bits 1..=9) whose
+    /// boards changed, after bringing their neighbourhood boards up to date.
+    fn remove<N: Neighbourhood>(&mut self, doomed: BitBoard) -> u16 {
+        let mut changed = 0u16;
+        for x in 0..WIDTH {
+            let gone = doomed.column(x);
+            if gone == 0 {
+                continue;
+            }
+            let keep = !gone & COLUMN_MASK;
+            for (i, board) in self.boards[..=OJAMA].iter_mut().enumerate() {
+                let column = board.column(x);
+                if column == 0 {
+                    continue;
+                }
+                let fallen = compress_column(column, keep);
+                if fallen != column {
+                    board.set_column(x, fallen);
+                    changed |= 1 << i;
+                }
+            }
+            self.heights[x] -= gone.count_ones() as u8;
+        }
+        changed &= ALL_NUMBERS;
+        for n in 1..=9 {
+            if changed >> n & 1 == 1 {
+                self.boards[around(n)] = N::of(self.boards[n]);
+            }
+        }
+        changed
+    }
+}
+
+/// Rows 18..0 top-down: digits, `X` for ojama, `.` for empty.
+impl fmt::Debug for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Field {:?}", self.heights)?;
+        for y in (0..HEIGHT).rev() {
+            let row: String = (0..WIDTH)
+                .map(|x| match self.cell(x, y) {
+                    0 => '.',
+                    OJAMA_VALUE => 'X',
+                    n => char::from(b'0' + n),
+                })
+                .collect();
+            writeln!(f, "  {row}")?;
+        }
+        Ok(())
+    }
+}
