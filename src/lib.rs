@@ -6,6 +6,8 @@
 pub mod bitboard;
 pub mod cli;
 pub mod params;
+pub mod player;
 pub mod protocol;
 pub mod rng;
+pub mod selfcheck;
 pub mod sim;

@@ -1,0 +1,25 @@
+//! Players: given the game and the turn, choose an action. Every action a player returns is
+//! legal for the state it was given.
+
+mod greedy;
+mod random;
+
+pub use greedy::Greedy;
+pub use random::RandomPlayer;
+
+use crate::sim::{Action, PlayerState, PreparedPack};
+
+/// What a player sees on its turn.
+pub struct TurnView<'a> {
+    pub turn: usize,
+    /// This turn's pack, then the following ones.
+    pub packs: &'a [PreparedPack],
+    pub me: &'a PlayerState,
+    pub opponent: &'a PlayerState,
+    /// My remaining thinking time in milliseconds.
+    pub time_left_ms: i64,
+}
+
+pub trait Player {
+    fn choose(&mut self, view: &TurnView<'_>) -> Action;
+}
