@@ -49,6 +49,21 @@ pub const GRID: BitBoard = {
     board
 };
 
+/// `CELLS[x][y]`: the board of cell (x, y).
+static CELLS: [[BitBoard; HEIGHT]; WIDTH] = {
+    let mut cells = [[BitBoard::ZERO; HEIGHT]; WIDTH];
+    let mut x = 0;
+    while x < WIDTH {
+        let mut y = 0;
+        while y < HEIGHT {
+            cells[x][y] = BitBoard::ZERO.with_column_const(x, 1 << y);
+            y += 1;
+        }
+        x += 1;
+    }
+    cells
+};
+
 impl BitBoard {
     pub const ZERO: BitBoard = BitBoard { words: [0; 4] };
 
@@ -70,42 +85,36 @@ impl BitBoard {
         self
     }
 
-    /// The board of a single cell.
+    /// The board of the single cell (x, y), x < 10, y < 19 (a table lookup, so that it can be
+    /// combined with other boards without a round trip through memory).
+    #[inline]
     pub fn cell(x: usize, y: usize) -> Self {
-        let mut board = BitBoard::ZERO;
-        board.set(x, y);
-        board
-    }
-
-    #[inline]
-    fn bytes(&self) -> &[u8; 32] {
-        // SAFETY: `[u64; 4]` and `[u8; 32]` have the same size, and every byte pattern is valid.
-        unsafe { &*(self.words.as_ptr() as *const [u8; 32]) }
-    }
-
-    #[inline]
-    fn bytes_mut(&mut self) -> &mut [u8; 32] {
-        // SAFETY: as in `bytes`; the borrow is unique.
-        unsafe { &mut *(self.words.as_mut_ptr() as *mut [u8; 32]) }
+        CELLS[x][y]
     }
 
     /// The 24 bits of column `x` (rows 0..24, bit `y` = row `y`).
     #[inline]
     pub fn column(&self, x: usize) -> u32 {
-        let at = 3 * x;
-        let b = self.bytes();
-        u32::from_le_bytes([b[at], b[at + 1], b[at + 2], 0])
+        let bit = x * COLUMN_BITS;
+        let (word, shift) = (bit / 64, bit % 64);
+        let mut value = self.words[word] >> shift;
+        if shift > 64 - COLUMN_BITS {
+            value |= self.words[word + 1] << (64 - shift);
+        }
+        value as u32 & 0xFF_FFFF
     }
 
     /// Replaces the 24 bits of column `x`; bits above 24 are ignored.
     #[inline]
     pub fn set_column(&mut self, x: usize, column: u32) {
-        let at = 3 * x;
-        let [b0, b1, b2, _] = column.to_le_bytes();
-        let b = self.bytes_mut();
-        b[at] = b0;
-        b[at + 1] = b1;
-        b[at + 2] = b2;
+        let bit = x * COLUMN_BITS;
+        let (word, shift) = (bit / 64, bit % 64);
+        let value = u64::from(column & 0xFF_FFFF);
+        self.words[word] = self.words[word] & !(0xFF_FFFF << shift) | value << shift;
+        if shift > 64 - COLUMN_BITS {
+            let high = 64 - shift;
+            self.words[word + 1] = self.words[word + 1] & !(0xFF_FFFF >> high) | value >> high;
+        }
     }
 
     #[inline]

@@ -207,12 +207,13 @@ impl Field {
         if y >= HEIGHT {
             return false;
         }
-        self.boards[ANY].set(x, y);
+        let cell = BitBoard::cell(x, y);
+        self.boards[ANY] |= cell;
         if value == OJAMA_VALUE {
-            self.boards[OJAMA].set(x, y);
+            self.boards[OJAMA] |= cell;
         } else {
             let n = usize::from(value);
-            self.boards[n].set(x, y);
+            self.boards[n] |= cell;
             self.boards[around(n)] |= BitBoard::from(*cell_neighbours(x, y));
         }
         self.heights[x] += 1;
