@@ -65,7 +65,12 @@ fn bench_skill<N: Neighbourhood>(c: &mut Criterion) {
 
 fn bench_all_actions<N: Neighbourhood>(c: &mut Criterion) {
     let (rows, pack) = MID_GAME;
-    let me = PlayerState { field: field(rows), ojama: 0, gauge: 100, score: 0 };
+    let me = PlayerState {
+        field: field(rows),
+        ojama: 0,
+        gauge: 100,
+        score: 0,
+    };
     let pack = prepared(pack);
     c.bench_function(&id::<N>("all_37_actions"), |b| {
         b.iter(|| {

@@ -15,6 +15,9 @@ const TRANSCRIPTS: [&str; 4] = [
     "game-21turns.stdin.txt",
 ];
 
+/// Consecutive turn pairs in the four transcripts.
+const EXPECTED_TRANSITIONS: usize = 2_063;
+
 fn data(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/official")
@@ -125,8 +128,9 @@ fn check_all<N: Neighbourhood>() {
         unexplained.is_empty(),
         "unexplained transitions: {unexplained:#?}"
     );
-    // games54 alone has 3,900+ transitions; a parser that lost games would show here.
-    assert!(total >= 3_900, "only {total} transitions found");
+    // 1,981 + 47 + 15 + 20 turn pairs (4,126 player transitions): a parser that lost a game
+    // or a turn would show here.
+    assert_eq!(total, EXPECTED_TRANSITIONS);
 }
 
 #[test]
