@@ -1,0 +1,127 @@
+//! Playing the game protocol: read each block, let the chosen player decide, answer.
+
+use crate::params::{Params, PlayerKind};
+use crate::player::{Greedy, Player, RandomPlayer, TurnView};
+use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
+use crate::sim::{Action, Field, FieldError, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME};
+use std::fmt;
+use std::io::{self, BufRead, Write};
+
+/// The name line the AI prints first.
+pub const NAME: &str = "ysai";
+
+/// Why playing stopped early.
+#[derive(Debug)]
+pub enum PlayError {
+    /// The input could not be read as the protocol (line, what was expected).
+    Input(crate::protocol::ParseError),
+    /// Writing the answer failed (the referee went away).
+    Output(io::Error),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Input(e) => write!(f, "{e}"),
+            PlayError::Output(e) => write!(f, "cannot write the answer: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// What a session played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub games: usize,
+    pub answered: usize,
+    /// Turns that could not be played (an impossible field), each reported on stderr.
+    pub rejected: usize,
+}
+
+/// The game being played: its packs, ready to drop.
+struct GameContext {
+    index: usize,
+    packs: Vec<PreparedPack>,
+}
+
+/// Plays every game of `input` (or only those `params` selects with `-g` / `-t`).
+pub fn play<N: Neighbourhood>(
+    params: &Params,
+    input: impl BufRead,
+    output: impl Write,
+    log: &mut impl Write,
+) -> Result<Summary, PlayError> {
+    let mut reader = Reader::new(input);
+    let mut writer = Writer::new(output);
+    writer.name(NAME).map_err(PlayError::Output)?;
+    let mut player = make_player::<N>(params);
+    let mut game: Option<GameContext> = None;
+    let mut summary = Summary::default();
+    while let Some(event) = reader.next_event().map_err(PlayError::Input)? {
+        match event {
+            Event::GameStart(packs) => {
+                game = Some(GameContext {
+                    index: summary.games,
+                    packs: packs.iter().map(|&p| PreparedPack::new(p)).collect(),
+                });
+                summary.games += 1;
+            }
+            Event::Turn(turn) => {
+                let Some(context) = game.as_ref().filter(|g| selected(params, g.index, &turn)) else {
+                    continue;
+                };
+                match answer(player.as_mut(), context, &turn) {
+                    Ok(action) => {
+                        writer.action(action).map_err(PlayError::Output)?;
+                        summary.answered += 1;
+                    }
+                    Err(e) => {
+                        let _ = writeln!(log, "input line {}: turn {}: {e}", reader.line(), turn.turn);
+                        summary.rejected += 1;
+                    }
+                }
+            }
+        }
+    }
+    Ok(summary)
+}
+
+/// `-g N` keeps game N only; `-t T` keeps turn T only.
+fn selected(params: &Params, game: usize, turn: &TurnInput) -> bool {
+    let game_ok = params.check_game < 0 || params.check_game as usize == game;
+    let turn_ok = params.check_turn < 0 || params.check_turn as u32 == turn.turn;
+    game_ok && turn_ok
+}
+
+fn make_player<N: Neighbourhood>(params: &Params) -> Box<dyn Player> {
+    match params.player {
+        PlayerKind::Random => Box::new(RandomPlayer::new(params.seed)),
+        PlayerKind::Greedy => Box::new(Greedy::<N>::default()),
+    }
+}
+
+fn player_state(view: &PlayerView) -> Result<PlayerState, FieldError> {
+    Ok(PlayerState {
+        field: Field::from_rows(&view.rows)?,
+        ojama: view.ojama,
+        gauge: view.gauge,
+        score: view.score,
+    })
+}
+
+/// The player's action for `turn`, checked legal (a drop is played if the player erred).
+fn answer(player: &mut dyn Player, game: &GameContext, turn: &TurnInput) -> Result<Action, FieldError> {
+    let me = player_state(&turn.players[0])?;
+    let opponent = player_state(&turn.players[1])?;
+    let index = (turn.turn as usize).min(PACKS_PER_GAME - 1);
+    let view = TurnView {
+        turn: index,
+        packs: &game.packs[index..],
+        me: &me,
+        opponent: &opponent,
+        time_left_ms: turn.players[0].time_left_ms,
+    };
+    let action = player.choose(&view);
+    Ok(if me.is_legal(action) { action } else { Action::drops()[0] })
+}
