@@ -1,1 +1,1223 @@
-//! (in progress)
+//! The command line: every flag of the original program plus the new engine settings.
+//!
+//! The original read flags with a single dash (`-bw 5000`, `-bcm- -1`); clap reads long flags
+//! with two. [`parse`] accepts both by rewriting a token that is `-` + a known long name into
+//! `--` + that name before clap sees it, and joins a negative value to its flag. Unlike the
+//! original, which skipped unknown tokens silently, an unknown flag is an error that names the
+//! closest known one: a typo in a tuning run should not pass unnoticed.
+
+use std::ffi::OsString;
+use std::fmt;
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+
+use crate::params::{NeighbourMode, Params, PlayerKind};
+
+/// What the command line asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cli {
+    pub params: Params,
+    /// `None`: play the game protocol on stdin/stdout.
+    pub command: Option<Command>,
+}
+
+/// Subcommands; without one, ysai plays the game protocol.
+#[derive(Clone, Debug, PartialEq, Eq, Subcommand)]
+pub enum Command {
+    /// Compare the simulator with the naive oracle on random turns.
+    #[command(args_override_self = true)]
+    Selfcheck {
+        /// Number of random turns to check.
+        #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+        turns: u64,
+        /// Seed of the random games.
+        #[arg(long, value_name = "S", default_value_t = 0)]
+        seed: u64,
+    },
+}
+
+/// Why [`parse`] did not return a [`Cli`]. Help and version are here too, because they also
+/// end the program before it plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CliError {
+    /// `--help`: print the text on stdout, exit 0.
+    Help(String),
+    /// `--version`: print the text on stdout, exit 0.
+    Version(String),
+    /// A flag no version knows; `suggestion` is the closest known flag, spelled the same way.
+    UnknownFlag {
+        flag: String,
+        suggestion: Option<String>,
+    },
+    /// A value the flag cannot take.
+    InvalidValue {
+        flag: String,
+        value: String,
+        reason: String,
+    },
+    /// A flag that needs a value was last, or followed by another flag.
+    MissingValue { flag: String },
+    /// An argument that is not UTF-8 (every valid argument is ASCII).
+    NotUtf8 { arg: String },
+    /// Any other usage error, as clap describes it.
+    Usage(String),
+}
+
+impl CliError {
+    /// The process exit code: 0 for help and version, 2 for usage errors (clap's convention).
+    pub fn exit_code(&self) -> i32 {
+        if self.is_info() {
+            0
+        } else {
+            2
+        }
+    }
+
+    /// Whether the message belongs on stdout (help, version) rather than stderr.
+    pub fn is_info(&self) -> bool {
+        matches!(self, CliError::Help(_) | CliError::Version(_))
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Help(text) | CliError::Version(text) => f.write_str(text),
+            CliError::UnknownFlag {
+                flag,
+                suggestion: Some(s),
+            } => write!(f, "unknown flag `{flag}`; did you mean `{s}`?"),
+            CliError::UnknownFlag {
+                flag,
+                suggestion: None,
+            } => write!(f, "unknown flag `{flag}`; see `ysai --help`"),
+            CliError::InvalidValue {
+                flag,
+                value,
+                reason,
+            } => write!(f, "invalid value `{value}` for `{flag}`: {reason}"),
+            CliError::MissingValue { flag } => write!(f, "flag `{flag}` needs a value"),
+            CliError::NotUtf8 { arg } => write!(f, "argument `{arg}` is not valid UTF-8"),
+            CliError::Usage(msg) => f.write_str(msg),
+        }
+    }
+}
+
+impl std::error::Error for CliError {}
+
+/// Parses a full argument list (`args[0]` is the program name).
+pub fn parse<I, S>(args: I) -> Result<Cli, CliError>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<OsString>,
+{
+    let args = utf8_args(args)?;
+    let args = normalise(args, &known_flags())?;
+    let raw = RawCli::try_parse_from(args).map_err(from_clap)?;
+    Ok(raw.into_cli())
+}
+
+/// The defaults shown in `--help` are the ones [`Params::default`] returns.
+const D: Params = Params::DEFAULT;
+
+/// Flags this implementation added; they are shown with two dashes, original flags with one.
+const NEW_FLAGS: &[&str] = &["threads", "neighbours", "seed", "turns", "help", "version"];
+
+const AFTER_HELP: &str = "\
+Every flag can also be written with a single dash, as the original program read them \
+(`-bw 5000`, `-bcm- -1`, `-ut`). Without a subcommand, ysai plays the game protocol on \
+stdin/stdout.";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "ysai",
+    version,
+    about = "Tournament AI for CODE VS Reborn",
+    after_help = AFTER_HELP,
+    args_override_self = true
+)]
+struct RawCli {
+    #[command(flatten)]
+    search: SearchArgs,
+    #[command(flatten)]
+    first_beam: FirstBeamArgs,
+    #[command(flatten)]
+    turn_beam: TurnBeamArgs,
+    #[command(flatten)]
+    helper_beam: HelperBeamArgs,
+    #[command(flatten)]
+    eval: EvalArgs,
+    #[command(flatten)]
+    debug: DebugArgs,
+    #[command(flatten)]
+    qual: QualArgs,
+    #[command(flatten)]
+    engine: EngineArgs,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Search")]
+struct SearchArgs {
+    /// Depth of my full search (at most 6)
+    #[arg(long = "d", value_name = "N", default_value_t = D.search_depth)]
+    search_depth: usize,
+    /// Depth of the enemy full search
+    #[arg(long = "ed", value_name = "N", default_value_t = D.enemy_search_depth)]
+    enemy_search_depth: usize,
+    /// Transposition tables; 0 turns them off
+    #[arg(long = "tt", value_name = "N", default_value_t = i32::from(D.use_tt))]
+    use_tt: i32,
+    /// Never reduce the search depth when time runs short
+    #[arg(long = "it")]
+    ignore_time: bool,
+    /// Minimax-style values in my full search
+    #[arg(long = "ai2")]
+    ai2: bool,
+    /// Minimum over the enemy-drop and no-drop branches (needs -ai2)
+    #[arg(long = "ai3")]
+    ai3: bool,
+    /// Skip the counter-attack analysis of the enemy's chains
+    #[arg(long = "ncfc")]
+    no_check_first_chain: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(next_help_heading = "First beam (turn 0)")]
+struct FirstBeamArgs {
+    /// Maximum depth
+    #[arg(long = "bd", value_name = "N", default_value_t = D.beam_depth)]
+    beam_depth: usize,
+    /// Total width per depth
+    #[arg(long = "bw", value_name = "N", default_value_t = D.beam_width)]
+    beam_width: usize,
+    /// Width per chain bucket
+    #[arg(long = "bcw", value_name = "N", default_value_t = D.beam_chain_width)]
+    beam_chain_width: usize,
+    /// Target chain; <= 0 disables the target
+    #[arg(long = "bcm", value_name = "N", default_value_t = D.beam_chain_max)]
+    beam_chain_max: i32,
+    /// Once the target is found, keep chain buckets >= target + N
+    #[arg(long = "bcm-", value_name = "N", default_value_t = D.beam_chain_max_minus)]
+    beam_chain_max_minus: i32,
+    /// Stop once the best chain is >= N; <= 0 never stops
+    #[arg(long = "bcm2", value_name = "N", default_value_t = D.beam_chain_max2)]
+    beam_chain_max2: i32,
+    /// Stop at the depth where the target chain is first reached
+    #[arg(long = "sbcm")]
+    stop_beam_at_chain_max: bool,
+    /// Lowest pack x tried
+    #[arg(long = "bminx", value_name = "N", default_value_t = D.beam_min_x)]
+    beam_min_x: i32,
+    /// Highest pack x tried
+    #[arg(long = "bmaxx", value_name = "N", default_value_t = D.beam_max_x)]
+    beam_max_x: i32,
+    /// Time limit, counted from reading the first pack
+    #[arg(long = "ftl", value_name = "MS", default_value_t = D.first_time_limit_ms)]
+    first_time_limit_ms: u64,
+    /// Deadline for the final selection of any beam
+    #[arg(long = "btl", value_name = "MS", default_value_t = D.beam_time_limit_ms)]
+    beam_time_limit_ms: u64,
+    /// Plan acceptance: upper evaluation threshold
+    #[arg(long = "bihmax", value_name = "N", default_value_t = D.beam_ignore_eval_max)]
+    beam_ignore_eval_max: i32,
+    /// Plan acceptance: lower evaluation threshold
+    #[arg(long = "bihmin", value_name = "N", default_value_t = D.beam_ignore_eval_min)]
+    beam_ignore_eval_min: i32,
+    /// Plan acceptance: margin to the best full-search move
+    #[arg(long = "bihd", value_name = "N", default_value_t = D.beam_ignore_eval_diff)]
+    beam_ignore_eval_diff: i32,
+}
+
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Per-turn beams")]
+struct TurnBeamArgs {
+    /// Run a chain beam every turn after the first plan, and allow skill mode
+    #[arg(long = "nc")]
+    next_chain: bool,
+    /// Width
+    #[arg(long = "nbw", value_name = "N", default_value_t = D.next_beam_width)]
+    next_beam_width: usize,
+    /// Width per chain bucket
+    #[arg(long = "nbcw", value_name = "N", default_value_t = D.next_beam_chain_width)]
+    next_beam_chain_width: usize,
+    /// Depth (also of the enemy beam of the skill-mode decision)
+    #[arg(long = "nbd", value_name = "N", default_value_t = D.next_beam_depth)]
+    next_beam_depth: usize,
+    /// Time per turn
+    #[arg(long = "nftl", value_name = "MS", default_value_t = D.next_beam_time_ms)]
+    next_beam_time_ms: u64,
+    /// Consider skill mode when no chain of this size is reachable
+    #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
+    next_beam_min_chain: i32,
+    /// Acceptance margin to the best full-search move
+    #[arg(long = "nbihd", value_name = "N", default_value_t = D.next_beam_ignore_eval_diff)]
+    next_beam_ignore_eval_diff: i32,
+    /// Start the game in skill mode
+    #[arg(long = "fsm")]
+    first_skill_mode: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Helper beams (counter analysis, skill decision, safety, skill)")]
+struct HelperBeamArgs {
+    /// Counter analysis: enemy beam width
+    #[arg(long = "ebw", value_name = "N", default_value_t = D.enemy_beam_width)]
+    enemy_beam_width: usize,
+    /// Counter analysis: width per chain bucket
+    #[arg(long = "ebcw", value_name = "N", default_value_t = D.enemy_beam_chain_width)]
+    enemy_beam_chain_width: usize,
+    /// Counter analysis: depth of the first enemy beam
+    #[arg(long = "ebd", value_name = "N", default_value_t = D.enemy_beam_depth)]
+    enemy_beam_depth: usize,
+    /// Counter analysis: time per beam
+    #[arg(long = "ebt", value_name = "MS", default_value_t = D.enemy_beam_time_ms)]
+    enemy_beam_time_ms: u64,
+    /// Skill-mode decision: enemy beam width
+    #[arg(long = "nebw", value_name = "N", default_value_t = D.next_enemy_beam_width)]
+    next_enemy_beam_width: usize,
+    /// Skill-mode decision: width per chain bucket
+    #[arg(long = "nebcw", value_name = "N", default_value_t = D.next_enemy_beam_chain_width)]
+    next_enemy_beam_chain_width: usize,
+    /// Skill-mode decision: time
+    #[arg(long = "nebt", value_name = "MS", default_value_t = D.next_enemy_beam_time_ms)]
+    next_enemy_beam_time_ms: u64,
+    /// Safety beam (enemy attacks during my plan): width
+    #[arg(long = "dbw", value_name = "N", default_value_t = D.dropped_beam_width)]
+    dropped_beam_width: usize,
+    /// Safety beam: width per chain bucket
+    #[arg(long = "dbcw", value_name = "N", default_value_t = D.dropped_beam_chain_width)]
+    dropped_beam_chain_width: usize,
+    /// Safety beam: depth
+    #[arg(long = "dbd", value_name = "N", default_value_t = D.dropped_beam_depth)]
+    dropped_beam_depth: usize,
+    /// Safety beam: time per drop depth
+    #[arg(long = "dbt", value_name = "MS", default_value_t = D.dropped_beam_time_ms)]
+    dropped_beam_time_ms: u64,
+    /// Skill beam: width
+    #[arg(long = "sbw", value_name = "N", default_value_t = D.skill_beam_width)]
+    skill_beam_width: usize,
+    /// Skill beam: width per chain bucket
+    #[arg(long = "sbcw", value_name = "N", default_value_t = D.skill_beam_chain_width)]
+    skill_beam_chain_width: usize,
+    /// Skill beam: depth
+    #[arg(long = "sbd", value_name = "N", default_value_t = D.skill_beam_depth)]
+    skill_beam_depth: usize,
+    /// Skill beam: time
+    #[arg(long = "sbt", value_name = "MS", default_value_t = D.skill_beam_time_ms)]
+    skill_beam_time_ms: u64,
+}
+
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Evaluation")]
+struct EvalArgs {
+    /// Per column of height >= 17 while the skill gauge is below 80
+    #[arg(long = "hl", value_name = "N", default_value_t = D.eval_limit)]
+    eval_limit: i32,
+    /// Qualifier's -hl
+    #[arg(long = "hl0", value_name = "N", default_value_t = D.eval_limit_0)]
+    eval_limit_0: i32,
+    /// Qualifier: parsed, never used
+    #[arg(long = "hl1", value_name = "N", default_value_t = D.eval_limit_1)]
+    eval_limit_1: i32,
+    /// Qualifier: parsed, never used
+    #[arg(long = "hl2", value_name = "N", default_value_t = D.eval_limit_2)]
+    eval_limit_2: i32,
+    /// Per branch where the enemy may drop ojama
+    #[arg(long = "emdh", value_name = "X", default_value_t = D.enemy_may_drop_eval)]
+    enemy_may_drop_eval: f64,
+    /// Per branch where the enemy chose not to drop ojama (qualifier: 15)
+    #[arg(long = "endh", value_name = "X", default_value_t = D.enemy_not_drop_eval)]
+    enemy_not_drop_eval: f64,
+    /// Chains shorter than this get the -fmcm penalty
+    #[arg(long = "fmcn", value_name = "N", default_value_t = D.first_min_chain_num)]
+    first_min_chain_num: i32,
+    /// Penalty for firing a chain shorter than -fmcn
+    #[arg(long = "fmcm", value_name = "X", default_value_t = D.first_min_chain_minus)]
+    first_min_chain_minus: f64,
+    /// Chains shorter than this get the -smcm penalty
+    #[arg(long = "smcn", value_name = "N", default_value_t = D.second_min_chain_num)]
+    second_min_chain_num: i32,
+    /// Penalty for firing a chain shorter than -smcn
+    #[arg(long = "smcm", value_name = "X", default_value_t = D.second_min_chain_minus)]
+    second_min_chain_minus: f64,
+    /// Drop the enemy-skill term
+    #[arg(long = "nes")]
+    no_enemy_skill: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Debug")]
+struct DebugArgs {
+    /// Verbose debug output with both fields every turn (implies -tm)
+    #[arg(long = "m")]
+    debug_msg: bool,
+    /// Parameter dump and one debug line per turn on stderr
+    #[arg(long = "tm")]
+    turn_debug_msg: bool,
+    /// Print every chain step of every simulated move; with -t, replay -bx/-br and exit
+    #[arg(long = "sc")]
+    show_chain: bool,
+    /// Benchmark the first beam on every game-start block of the input
+    #[arg(long = "cb")]
+    beam_benchmark: bool,
+    /// Play game N (0-based) of a multi-game input file
+    #[arg(long = "g", value_name = "N", default_value_t = D.check_game)]
+    check_game: i32,
+    /// Compute and output only turn N; -1: every turn
+    #[arg(long = "t", value_name = "N", default_value_t = D.check_turn)]
+    check_turn: i32,
+    /// Forced move x at the -t turn (-1 = skill, -2 = none)
+    #[arg(long = "bx", value_name = "N", default_value_t = D.forced_x)]
+    forced_x: i32,
+    /// Forced rotation at the -t turn (-1 = none)
+    #[arg(long = "br", value_name = "N", default_value_t = D.forced_r)]
+    forced_r: i32,
+    /// Second forced move x for the -t -sc replay
+    #[arg(long = "bx2", value_name = "N", default_value_t = D.forced_x2)]
+    forced_x2: i32,
+    /// Second forced rotation; the second move is replayed only if >= 0
+    #[arg(long = "br2", value_name = "N", default_value_t = D.forced_r2)]
+    forced_r2: i32,
+    /// Accepted for compatibility; has no effect
+    #[arg(long = "sma")]
+    show_my_analyze: bool,
+    /// Accepted for compatibility; has no effect
+    #[arg(long = "es")]
+    calc_my_estatus: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Qualifier version")]
+struct QualArgs {
+    /// Use the normal first beam instead of the qualifier's beamsearch_first
+    #[arg(long = "nfb")]
+    no_new_first_beam: bool,
+    /// Time limit of beamsearch_first
+    #[arg(long = "brtl", value_name = "MS", default_value_t = D.first_beam_reduce_time_ms)]
+    first_beam_reduce_time_ms: u64,
+    /// Old beam evaluation chain*100 + blocks, without cut-off
+    #[arg(long = "nubhm")]
+    no_beam_eval_mul: bool,
+    /// First-beam evaluation multiplier (the original overwrote it)
+    #[arg(long = "bhm", value_name = "X", default_value_t = D.first_beam_eval_mul)]
+    first_beam_eval_mul: f64,
+    /// Per-turn beam evaluation multiplier (the original overwrote it)
+    #[arg(long = "nbhm", value_name = "X", default_value_t = D.next_beam_eval_mul)]
+    next_beam_eval_mul: f64,
+}
+
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Engine")]
+struct EngineArgs {
+    /// Worker threads; 0 = all cores
+    #[arg(long = "threads", value_name = "N",
+          default_value_t = D.threads, overrides_with = "use_all_cores")]
+    threads: usize,
+    /// Use all cores (same as --threads 0)
+    #[arg(long = "ut", overrides_with = "threads")]
+    use_all_cores: bool,
+    /// Player, or the qualifier's aitype: 0 full search only, 1 no beams, 2 chain beams
+    #[arg(long = "ai", value_name = "random|greedy|0..2", value_parser = parse_ai,
+          default_value_t = AiChoice::Player(D.player))]
+    ai: AiChoice,
+    /// Neighbour lookup of the simulator: table (precomputed, 160 MiB) or shift (bit shifts)
+    #[arg(long = "neighbours", value_name = "table|shift", value_enum, hide_possible_values = true,
+          default_value_t = D.neighbours)]
+    neighbours: NeighbourMode,
+    /// Seed of the random player
+    #[arg(long = "seed", value_name = "N", default_value_t = D.seed)]
+    seed: u64,
+}
+
+/// The one `-ai` flag names either a player (new) or the qualifier's numeric aitype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AiChoice {
+    Player(PlayerKind),
+    Type(u8),
+}
+
+impl fmt::Display for AiChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AiChoice::Player(kind) => match kind.to_possible_value() {
+                Some(v) => f.write_str(v.get_name()),
+                None => write!(f, "{kind:?}"),
+            },
+            AiChoice::Type(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+fn parse_ai(s: &str) -> Result<AiChoice, String> {
+    if let Ok(kind) = PlayerKind::from_str(s, true) {
+        return Ok(AiChoice::Player(kind));
+    }
+    match s.parse::<u8>() {
+        Ok(n) if n <= 2 => Ok(AiChoice::Type(n)),
+        _ => Err("expected random, greedy, or an aitype 0, 1 or 2".to_string()),
+    }
+}
+
+impl RawCli {
+    fn into_cli(self) -> Cli {
+        let mut p = Params::default();
+        self.search.apply(&mut p);
+        self.first_beam.apply(&mut p);
+        self.turn_beam.apply(&mut p);
+        self.helper_beam.apply(&mut p);
+        self.eval.apply(&mut p);
+        self.debug.apply(&mut p);
+        self.qual.apply(&mut p);
+        self.engine.apply(&mut p);
+        Cli {
+            params: p,
+            command: self.command,
+        }
+    }
+}
+
+impl SearchArgs {
+    fn apply(self, p: &mut Params) {
+        p.search_depth = self.search_depth;
+        p.enemy_search_depth = self.enemy_search_depth;
+        p.use_tt = self.use_tt != 0;
+        p.ignore_time = self.ignore_time;
+        p.ai2_minimax = self.ai2;
+        p.ai3_min_over_drops = self.ai3;
+        p.check_first_chain = !self.no_check_first_chain;
+    }
+}
+
+impl FirstBeamArgs {
+    fn apply(self, p: &mut Params) {
+        p.beam_depth = self.beam_depth;
+        p.beam_width = self.beam_width;
+        p.beam_chain_width = self.beam_chain_width;
+        p.beam_chain_max = self.beam_chain_max;
+        p.beam_chain_max_minus = self.beam_chain_max_minus;
+        p.beam_chain_max2 = self.beam_chain_max2;
+        p.stop_beam_at_chain_max = self.stop_beam_at_chain_max;
+        p.beam_min_x = self.beam_min_x;
+        p.beam_max_x = self.beam_max_x;
+        p.first_time_limit_ms = self.first_time_limit_ms;
+        p.beam_time_limit_ms = self.beam_time_limit_ms;
+        p.beam_ignore_eval_max = self.beam_ignore_eval_max;
+        p.beam_ignore_eval_min = self.beam_ignore_eval_min;
+        p.beam_ignore_eval_diff = self.beam_ignore_eval_diff;
+    }
+}
+
+impl TurnBeamArgs {
+    fn apply(self, p: &mut Params) {
+        p.next_chain = self.next_chain;
+        p.next_beam_width = self.next_beam_width;
+        p.next_beam_chain_width = self.next_beam_chain_width;
+        p.next_beam_depth = self.next_beam_depth;
+        p.next_beam_time_ms = self.next_beam_time_ms;
+        p.next_beam_min_chain = self.next_beam_min_chain;
+        p.next_beam_ignore_eval_diff = self.next_beam_ignore_eval_diff;
+        p.first_skill_mode = self.first_skill_mode;
+    }
+}
+
+impl HelperBeamArgs {
+    fn apply(self, p: &mut Params) {
+        p.enemy_beam_width = self.enemy_beam_width;
+        p.enemy_beam_chain_width = self.enemy_beam_chain_width;
+        p.enemy_beam_depth = self.enemy_beam_depth;
+        p.enemy_beam_time_ms = self.enemy_beam_time_ms;
+        p.next_enemy_beam_width = self.next_enemy_beam_width;
+        p.next_enemy_beam_chain_width = self.next_enemy_beam_chain_width;
+        p.next_enemy_beam_time_ms = self.next_enemy_beam_time_ms;
+        p.dropped_beam_width = self.dropped_beam_width;
+        p.dropped_beam_chain_width = self.dropped_beam_chain_width;
+        p.dropped_beam_depth = self.dropped_beam_depth;
+        p.dropped_beam_time_ms = self.dropped_beam_time_ms;
+        p.skill_beam_width = self.skill_beam_width;
+        p.skill_beam_chain_width = self.skill_beam_chain_width;
+        p.skill_beam_depth = self.skill_beam_depth;
+        p.skill_beam_time_ms = self.skill_beam_time_ms;
+    }
+}
+
+impl EvalArgs {
+    fn apply(self, p: &mut Params) {
+        p.eval_limit = self.eval_limit;
+        p.eval_limit_0 = self.eval_limit_0;
+        p.eval_limit_1 = self.eval_limit_1;
+        p.eval_limit_2 = self.eval_limit_2;
+        p.enemy_may_drop_eval = self.enemy_may_drop_eval;
+        p.enemy_not_drop_eval = self.enemy_not_drop_eval;
+        p.first_min_chain_num = self.first_min_chain_num;
+        p.first_min_chain_minus = self.first_min_chain_minus;
+        p.second_min_chain_num = self.second_min_chain_num;
+        p.second_min_chain_minus = self.second_min_chain_minus;
+        p.calc_enemy_skill = !self.no_enemy_skill;
+    }
+}
+
+impl DebugArgs {
+    fn apply(self, p: &mut Params) {
+        p.debug_msg = self.debug_msg;
+        p.turn_debug_msg = self.turn_debug_msg || self.debug_msg;
+        p.show_chain = self.show_chain;
+        p.beam_benchmark = self.beam_benchmark;
+        p.check_game = self.check_game;
+        p.check_turn = self.check_turn;
+        p.forced_x = self.forced_x;
+        p.forced_r = self.forced_r;
+        p.forced_x2 = self.forced_x2;
+        p.forced_r2 = self.forced_r2;
+        p.show_my_analyze = self.show_my_analyze;
+        p.calc_my_estatus = self.calc_my_estatus;
+    }
+}
+
+impl QualArgs {
+    fn apply(self, p: &mut Params) {
+        p.use_new_first_beam = !self.no_new_first_beam;
+        p.first_beam_reduce_time_ms = self.first_beam_reduce_time_ms;
+        p.use_beam_eval_mul = !self.no_beam_eval_mul;
+        p.first_beam_eval_mul = self.first_beam_eval_mul;
+        p.next_beam_eval_mul = self.next_beam_eval_mul;
+    }
+}
+
+impl EngineArgs {
+    fn apply(self, p: &mut Params) {
+        p.threads = if self.use_all_cores { 0 } else { self.threads };
+        match self.ai {
+            AiChoice::Player(kind) => p.player = kind,
+            AiChoice::Type(n) => p.ai_type = n,
+        }
+        p.neighbours = self.neighbours;
+        p.seed = self.seed;
+    }
+}
+
+fn utf8_args<I, S>(args: I) -> Result<Vec<String>, CliError>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<OsString>,
+{
+    args.into_iter()
+        .map(|a| {
+            a.into().into_string().map_err(|bad| CliError::NotUtf8 {
+                arg: bad.to_string_lossy().into_owned(),
+            })
+        })
+        .collect()
+}
+
+/// A long flag of the program or of a subcommand.
+struct KnownFlag {
+    name: String,
+    takes_value: bool,
+}
+
+/// Every flag of the program and its subcommands, in definition order (the order breaks ties
+/// between equally close suggestions).
+fn known_flags() -> Vec<KnownFlag> {
+    let mut cmd = RawCli::command();
+    cmd.build();
+    let mut flags = Vec::new();
+    collect_flags(&cmd, &mut flags);
+    flags
+}
+
+fn collect_flags(cmd: &clap::Command, flags: &mut Vec<KnownFlag>) {
+    for arg in cmd.get_arguments() {
+        let Some(long) = arg.get_long() else { continue };
+        let takes_value = arg.get_action().takes_values();
+        match flags.iter_mut().find(|f| f.name == long) {
+            Some(known) => known.takes_value |= takes_value,
+            None => flags.push(KnownFlag {
+                name: long.to_string(),
+                takes_value,
+            }),
+        }
+    }
+    for sub in cmd.get_subcommands() {
+        collect_flags(sub, flags);
+    }
+}
+
+/// Rewrites single-dash long flags to clap's double dash, attaches a negative number to the
+/// flag before it (`-bcm- -1` -> `--bcm-=-1`, so clap cannot mistake it for a flag), and
+/// rejects unknown flags. Tokens after `--` pass unchanged.
+fn normalise(args: Vec<String>, flags: &[KnownFlag]) -> Result<Vec<String>, CliError> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut tokens = args.into_iter().peekable();
+    out.extend(tokens.next());
+    while let Some(token) = tokens.next() {
+        if token == "--" {
+            out.push(token);
+            break;
+        }
+        let (token, wants_value) = normalise_token(token, flags)?;
+        match tokens.next_if(|next| wants_value && is_negative_number(next)) {
+            Some(value) => out.push(format!("{token}={value}")),
+            None => out.push(token),
+        }
+    }
+    out.extend(tokens);
+    Ok(out)
+}
+
+/// The clap spelling of one token, and whether it is a flag whose value is the next token.
+fn normalise_token(token: String, flags: &[KnownFlag]) -> Result<(String, bool), CliError> {
+    let passes = !token.starts_with('-') || token == "-" || is_negative_number(&token);
+    if passes || token == "-h" || token == "-V" {
+        return Ok((token, false));
+    }
+    let (dashes, rest) = match token.strip_prefix("--") {
+        Some(rest) => ("--", rest),
+        None => ("-", &token[1..]),
+    };
+    let (name, inline_value) = match rest.split_once('=') {
+        Some((name, _)) => (name, true),
+        None => (rest, false),
+    };
+    match flags.iter().find(|f| f.name == name) {
+        Some(flag) => Ok((format!("--{rest}"), flag.takes_value && !inline_value)),
+        None => Err(CliError::UnknownFlag {
+            suggestion: nearest_name(name, flags).map(|s| format!("{dashes}{s}")),
+            flag: format!("{dashes}{name}"),
+        }),
+    }
+}
+
+fn is_negative_number(token: &str) -> bool {
+    let Some(rest) = token.strip_prefix('-') else {
+        return false;
+    };
+    rest.starts_with(|c: char| c.is_ascii_digit() || c == '.') && rest.parse::<f64>().is_ok()
+}
+
+/// The known name closest to `name` by edit distance, if it is close enough to be a typo.
+/// Ties go to the longer common prefix (typos tend to be at the end), then to definition order.
+fn nearest_name<'a>(name: &str, flags: &'a [KnownFlag]) -> Option<&'a str> {
+    let max_distance = (name.chars().count() / 2).max(2);
+    flags
+        .iter()
+        .map(|f| &f.name)
+        .map(|n| (edit_distance(name, n), common_prefix_len(name, n), n))
+        .filter(|&(d, _, _)| d <= max_distance)
+        .min_by_key(|&(d, prefix, _)| (d, std::cmp::Reverse(prefix)))
+        .map(|(_, _, n)| n.as_str())
+}
+
+fn common_prefix_len(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+/// Levenshtein distance.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
+fn from_clap(err: clap::Error) -> CliError {
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            CliError::Help(err.render().to_string())
+        }
+        ErrorKind::DisplayVersion => CliError::Version(err.render().to_string()),
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation => value_error(&err),
+        ErrorKind::UnknownArgument => misplaced_flag(&err),
+        _ => CliError::Usage(clap_message(&err)),
+    }
+}
+
+/// Every flag reaching clap is known somewhere, so an unknown argument is a program flag after
+/// the subcommand or a subcommand flag before it; clap's own hint would name an unrelated flag.
+fn misplaced_flag(err: &clap::Error) -> CliError {
+    let usage = || CliError::Usage(clap_message(err));
+    let Some(arg) = context_string(err, ContextKind::InvalidArg) else {
+        return usage();
+    };
+    let name = flag_name(&arg);
+    let has_flag = |cmd: &clap::Command| cmd.get_arguments().any(|a| a.get_long() == Some(name));
+    let cmd = RawCli::command();
+    if has_flag(&cmd) {
+        let flag = display_flag(name);
+        return CliError::Usage(format!("`{flag}` must come before the subcommand"));
+    }
+    let owner = cmd.get_subcommands().find(|sub| has_flag(sub));
+    match owner.map(|sub| sub.get_name()) {
+        Some(sub) => CliError::Usage(format!(
+            "`{}` belongs to `{sub}`: write it after the subcommand",
+            display_flag(name)
+        )),
+        None => usage(),
+    }
+}
+
+fn value_error(err: &clap::Error) -> CliError {
+    let flag = match context_string(err, ContextKind::InvalidArg) {
+        Some(arg) => display_flag(flag_name(&arg)),
+        None => return CliError::Usage(clap_message(err)),
+    };
+    let value = context_string(err, ContextKind::InvalidValue).unwrap_or_default();
+    if value.is_empty() {
+        return CliError::MissingValue { flag };
+    }
+    let reason = match std::error::Error::source(err) {
+        Some(source) => source.to_string(),
+        None => match err.get(ContextKind::ValidValue) {
+            Some(ContextValue::Strings(valid)) => format!("expected one of {}", valid.join(", ")),
+            _ => "not accepted".to_string(),
+        },
+    };
+    CliError::InvalidValue {
+        flag,
+        value,
+        reason,
+    }
+}
+
+fn context_string(err: &clap::Error, kind: ContextKind) -> Option<String> {
+    match err.get(kind)? {
+        ContextValue::String(s) => Some(s.clone()),
+        ContextValue::StyledStr(s) => Some(s.to_string()),
+        _ => None,
+    }
+}
+
+/// `--bw <N>` or `--bw=5` -> `bw`.
+fn flag_name(clap_arg: &str) -> &str {
+    let long = clap_arg.split_whitespace().next().unwrap_or(clap_arg);
+    let name = long.trim_start_matches('-');
+    name.split('=').next().unwrap_or(name)
+}
+
+/// Original flags are named as the original spelled them, with one dash.
+fn display_flag(name: &str) -> String {
+    if NEW_FLAGS.contains(&name) {
+        format!("--{name}")
+    } else {
+        format!("-{name}")
+    }
+}
+
+fn clap_message(err: &clap::Error) -> String {
+    let text = err.render().to_string();
+    let text = text.strip_prefix("error: ").unwrap_or(&text);
+    text.trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every flag of both original versions, as the original spelled them.
+    const ORIGINAL_FLAGS: &[&str] = &[
+        "d", "ed", "ut", "tt", "bd", "bw", "bcw", "bcm", "bcm-", "bcm2", "sbcm", "bminx", "bmaxx",
+        "ftl", "btl", "bihmax", "bihmin", "bihd", "nbihd", "nc", "nbw", "nbcw", "nbd", "nftl",
+        "nbminc", "ebw", "ebcw", "ebd", "ebt", "nebw", "nebcw", "nebt", "dbw", "dbcw", "dbd",
+        "dbt", "sbw", "sbcw", "sbd", "sbt", "hl", "hl0", "hl1", "hl2", "emdh", "endh", "fmcn",
+        "fmcm", "smcn", "smcm", "ai2", "ai3", "ncfc", "nes", "fsm", "m", "tm", "sc", "cb", "g",
+        "t", "bx", "br", "bx2", "br2", "it", "sma", "es", "ai", "nfb", "brtl", "nubhm", "bhm",
+        "nbhm",
+    ];
+
+    /// Flags that take no value.
+    const SWITCHES: &[&str] = &[
+        "ut", "sbcm", "nc", "ai2", "ai3", "ncfc", "nes", "fsm", "m", "tm", "sc", "cb", "it", "sma",
+        "es", "nfb", "nubhm",
+    ];
+
+    const FINAL_RUN_SH: &str = "-bw 5000 -bcw 1500 -bd 16 -bcm 12 -bcm2 16 -bcm- -1 -bminx 2 \
+        -bmaxx 6 -nc -nbw 700 -nbcw 350 -nbihd 10 -nftl 1350 -bihmax 70 -bihmin 70 -bihd 35 \
+        -emdh -5 -ai2 -ai3 -fmcn 10 -fmcm -10 -smcm -5 -nbminc 9 -nebw 500 -nebcw 200 -dbw 200 \
+        -dbcw 75 -dbt 350 -ebw 500 -ebcw 200 -ebt 500";
+
+    const QUAL_RECOMMENDED: &str = "-bw 5000 -bcw 1500 -bd 16 -bcm 12 -bcm- 1 -bcm2 -1 -bminx 2 \
+        -bmaxx 6 -bhm 0 -nbhm 0 -nc -nbw 700 -nbcw 350 -nbihd 10 -nftl 1350 -bihmax 70 \
+        -bihmin 70 -bihd 35 -hl1 -20 -hl2 -10 -emdh -5 -ai2 -ai3 -fmcn 10 -fmcm -10 -smcm -5 \
+        -nbminc 9 -nfb -ut";
+
+    fn run(line: &str) -> Result<Cli, CliError> {
+        parse(std::iter::once("ysai").chain(line.split_whitespace()))
+    }
+
+    fn params(line: &str) -> Params {
+        match run(line) {
+            Ok(cli) => cli.params,
+            Err(e) => panic!("`{line}` failed: {e}"),
+        }
+    }
+
+    fn error(line: &str) -> CliError {
+        match run(line) {
+            Ok(cli) => panic!("`{line}` parsed: {cli:?}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        RawCli::command().debug_assert();
+    }
+
+    #[test]
+    fn no_arguments_give_the_defaults() {
+        let cli = run("").unwrap();
+        assert_eq!(cli.params, Params::default());
+        assert_eq!(cli.command, None);
+    }
+
+    #[test]
+    fn final_run_sh_line() {
+        let expected = Params {
+            beam_width: 5000,
+            beam_chain_width: 1500,
+            beam_depth: 16,
+            beam_chain_max: 12,
+            beam_chain_max2: 16,
+            beam_chain_max_minus: -1,
+            beam_min_x: 2,
+            beam_max_x: 6,
+            next_chain: true,
+            next_beam_width: 700,
+            next_beam_chain_width: 350,
+            next_beam_ignore_eval_diff: 10,
+            next_beam_time_ms: 1350,
+            beam_ignore_eval_max: 70,
+            beam_ignore_eval_min: 70,
+            beam_ignore_eval_diff: 35,
+            enemy_may_drop_eval: -5.0,
+            ai2_minimax: true,
+            ai3_min_over_drops: true,
+            first_min_chain_num: 10,
+            first_min_chain_minus: -10.0,
+            second_min_chain_minus: -5.0,
+            next_beam_min_chain: 9,
+            next_enemy_beam_width: 500,
+            next_enemy_beam_chain_width: 200,
+            dropped_beam_width: 200,
+            dropped_beam_chain_width: 75,
+            dropped_beam_time_ms: 350,
+            enemy_beam_width: 500,
+            enemy_beam_chain_width: 200,
+            enemy_beam_time_ms: 500,
+            ..Params::default()
+        };
+        assert_eq!(params(FINAL_RUN_SH), expected);
+    }
+
+    #[test]
+    fn qualifier_line() {
+        let expected = Params {
+            beam_width: 5000,
+            beam_chain_width: 1500,
+            beam_depth: 16,
+            beam_chain_max: 12,
+            beam_chain_max_minus: 1,
+            beam_chain_max2: -1,
+            beam_min_x: 2,
+            beam_max_x: 6,
+            first_beam_eval_mul: 0.0,
+            next_beam_eval_mul: 0.0,
+            next_chain: true,
+            next_beam_width: 700,
+            next_beam_chain_width: 350,
+            next_beam_ignore_eval_diff: 10,
+            next_beam_time_ms: 1350,
+            beam_ignore_eval_max: 70,
+            beam_ignore_eval_min: 70,
+            beam_ignore_eval_diff: 35,
+            eval_limit_1: -20,
+            eval_limit_2: -10,
+            enemy_may_drop_eval: -5.0,
+            ai2_minimax: true,
+            ai3_min_over_drops: true,
+            first_min_chain_num: 10,
+            first_min_chain_minus: -10.0,
+            second_min_chain_minus: -5.0,
+            next_beam_min_chain: 9,
+            use_new_first_beam: false,
+            threads: 0,
+            ..Params::default()
+        };
+        assert_eq!(params(QUAL_RECOMMENDED), expected);
+    }
+
+    #[test]
+    fn double_dash_equals_single_dash() {
+        assert_eq!(params("--bw 5000"), params("-bw 5000"));
+        assert_eq!(params("--bw 1234").beam_width, 1234);
+        assert_eq!(params("--bcm- -1"), params("-bcm- -1"));
+        assert_eq!(params("-bcm- -1").beam_chain_max_minus, -1);
+        assert_eq!(params("-bw=77").beam_width, 77);
+        assert_eq!(params("--bcm-=-3").beam_chain_max_minus, -3);
+        assert_eq!(params("--nc"), params("-nc"));
+        assert!(params("--nc").next_chain);
+    }
+
+    #[test]
+    fn negative_values() {
+        let p = params("-emdh -5.5 -fmcm -10 -hl -300 -bx -1 -br2 -1 -g -1 -bcm2 -3");
+        assert_eq!(p.enemy_may_drop_eval, -5.5);
+        assert_eq!(p.first_min_chain_minus, -10.0);
+        assert_eq!(p.eval_limit, -300);
+        assert_eq!(p.forced_x, -1);
+        assert_eq!(p.forced_r2, -1);
+        assert_eq!(p.check_game, -1);
+        assert_eq!(p.beam_chain_max2, -3);
+        let p = params("-t -1 -bcm- -2 -nc");
+        assert_eq!(
+            (p.check_turn, p.beam_chain_max_minus, p.next_chain),
+            (-1, -2, true)
+        );
+    }
+
+    #[test]
+    fn single_letter_flags() {
+        let p = params("-d 3 -g 2 -t 5 -bx 4 -br 3 -sc");
+        assert_eq!(p.search_depth, 3);
+        assert_eq!(p.check_game, 2);
+        assert_eq!(p.check_turn, 5);
+        assert_eq!((p.forced_x, p.forced_r), (4, 3));
+        assert!(p.show_chain);
+    }
+
+    #[test]
+    fn debug_msg_implies_turn_debug_msg() {
+        let p = params("-m");
+        assert!(p.debug_msg && p.turn_debug_msg);
+        let p = params("-tm");
+        assert!(!p.debug_msg && p.turn_debug_msg);
+    }
+
+    #[test]
+    fn tt_zero_turns_the_tables_off() {
+        assert!(!params("-tt 0").use_tt);
+        assert!(params("-tt 1").use_tt);
+        assert!(params("-tt 7").use_tt);
+    }
+
+    #[test]
+    fn inverted_switches() {
+        let p = params("-ncfc -nes -nfb -nubhm");
+        assert!(!p.check_first_chain);
+        assert!(!p.calc_enemy_skill);
+        assert!(!p.use_new_first_beam);
+        assert!(!p.use_beam_eval_mul);
+    }
+
+    #[test]
+    fn threads() {
+        assert_eq!(Params::default().threads, 1);
+        assert_eq!(params("-ut").threads, 0);
+        assert_eq!(params("--threads 3").threads, 3);
+        assert_eq!(params("-ut --threads 3").threads, 3);
+        assert_eq!(params("--threads 3 -ut").threads, 0);
+    }
+
+    #[test]
+    fn ai_takes_a_name_or_an_aitype() {
+        let p = params("--ai random");
+        assert_eq!((p.player, p.ai_type), (PlayerKind::Random, 2));
+        let p = params("-ai 1");
+        assert_eq!((p.player, p.ai_type), (PlayerKind::Greedy, 1));
+        assert_eq!(params("-ai greedy").player, PlayerKind::Greedy);
+        assert_eq!(params("-ai 0").ai_type, 0);
+        assert!(matches!(error("-ai 3"), CliError::InvalidValue { .. }));
+    }
+
+    #[test]
+    fn neighbours_and_seed() {
+        let p = params("--neighbours table --seed 42");
+        assert_eq!(p.neighbours, NeighbourMode::Table);
+        assert_eq!(p.seed, 42);
+        assert_eq!(params("").neighbours, NeighbourMode::Shift);
+    }
+
+    #[test]
+    fn later_flags_override_earlier_ones() {
+        assert_eq!(params("-bw 10 -bw 20").beam_width, 20);
+        assert!(params("-nc -nc").next_chain);
+    }
+
+    #[test]
+    fn unknown_flag_names_the_nearest() {
+        assert_eq!(
+            error("-bww 5"),
+            CliError::UnknownFlag {
+                flag: "-bww".into(),
+                suggestion: Some("-bw".into())
+            }
+        );
+        assert_eq!(
+            error("--nbwx"),
+            CliError::UnknownFlag {
+                flag: "--nbwx".into(),
+                suggestion: Some("--nbw".into())
+            }
+        );
+        // `-ed` is as close as `-emdh`, but shares less of the typed prefix.
+        assert_eq!(
+            error("-emd -5").to_string(),
+            "unknown flag `-emd`; did you mean `-emdh`?"
+        );
+        let e = error("-bw 5 -bihmx 3");
+        assert_eq!(
+            e.to_string(),
+            "unknown flag `-bihmx`; did you mean `-bihmax`?"
+        );
+        assert_eq!(e.exit_code(), 2);
+    }
+
+    #[test]
+    fn far_off_flag_gets_no_suggestion() {
+        assert_eq!(
+            error("-zzzzzzzzzz"),
+            CliError::UnknownFlag {
+                flag: "-zzzzzzzzzz".into(),
+                suggestion: None
+            }
+        );
+    }
+
+    #[test]
+    fn bad_value_names_flag_and_value() {
+        let e = error("-bw abc");
+        match &e {
+            CliError::InvalidValue { flag, value, .. } => {
+                assert_eq!((flag.as_str(), value.as_str()), ("-bw", "abc"));
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        let msg = e.to_string();
+        assert!(msg.contains("-bw") && msg.contains("abc"), "{msg}");
+        assert!(matches!(error("-bw -5"), CliError::InvalidValue { .. }));
+        match error("-bcm- x") {
+            CliError::InvalidValue { flag, .. } => assert_eq!(flag, "-bcm-"),
+            other => panic!("unexpected {other:?}"),
+        }
+        assert!(matches!(error("-emdh x"), CliError::InvalidValue { .. }));
+        match error("--neighbours grid") {
+            CliError::InvalidValue { flag, value, .. } => {
+                assert_eq!((flag.as_str(), value.as_str()), ("--neighbours", "grid"));
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn missing_value() {
+        assert_eq!(
+            error("-nc -bw"),
+            CliError::MissingValue { flag: "-bw".into() }
+        );
+        assert_eq!(
+            error("-bw -nc"),
+            CliError::MissingValue { flag: "-bw".into() }
+        );
+    }
+
+    #[test]
+    fn stray_words_are_errors() {
+        let e = error("-bw 5 junk");
+        assert!(matches!(e, CliError::Usage(_)), "{e:?}");
+        assert_eq!(e.exit_code(), 2);
+    }
+
+    #[test]
+    fn misplaced_flags_are_explained() {
+        assert_eq!(
+            error("--turns 5 selfcheck").to_string(),
+            "`--turns` belongs to `selfcheck`: write it after the subcommand"
+        );
+        assert_eq!(
+            error("selfcheck -bw 5").to_string(),
+            "`-bw` must come before the subcommand"
+        );
+    }
+
+    #[test]
+    fn selfcheck_subcommand() {
+        let cli = run("-bw 7 selfcheck --turns 5").unwrap();
+        assert_eq!(cli.command, Some(Command::Selfcheck { turns: 5, seed: 0 }));
+        assert_eq!(cli.params.beam_width, 7);
+        let cli = run("selfcheck -seed 9").unwrap();
+        assert_eq!(
+            cli.command,
+            Some(Command::Selfcheck {
+                turns: 1_000_000,
+                seed: 9
+            })
+        );
+    }
+
+    #[test]
+    fn help_and_version_go_to_stdout() {
+        for line in ["--help", "-h"] {
+            let e = error(line);
+            assert!(matches!(e, CliError::Help(_)), "{line}: {e:?}");
+            assert_eq!(e.exit_code(), 0);
+        }
+        let e = error("-V");
+        assert!(matches!(e, CliError::Version(ref v) if v.contains(env!("CARGO_PKG_VERSION"))));
+        assert_eq!(e.exit_code(), 0);
+    }
+
+    #[test]
+    fn help_lists_every_flag_with_defaults() {
+        let CliError::Help(text) = error("--help") else {
+            panic!("no help");
+        };
+        for name in ORIGINAL_FLAGS
+            .iter()
+            .chain(["threads", "neighbours", "seed"].iter())
+        {
+            let shown = format!("--{name} ");
+            let line = text
+                .lines()
+                .find(|l| l.trim_start().starts_with(&shown) || l.trim() == shown.trim())
+                .unwrap_or_else(|| panic!("--{name} missing from help:\n{text}"));
+            if !SWITCHES.contains(name) {
+                assert!(
+                    line.contains("[default: "),
+                    "no default for --{name}: {line}"
+                );
+            }
+        }
+        assert!(text.contains("[default: 5000]"));
+        assert!(text.contains("selfcheck"));
+    }
+
+    #[test]
+    fn every_original_flag_is_accepted() {
+        for name in ORIGINAL_FLAGS {
+            let line = if SWITCHES.contains(name) {
+                format!("-{name}")
+            } else {
+                format!("-{name} 1")
+            };
+            assert!(run(&line).is_ok(), "{line}: {:?}", run(&line));
+        }
+    }
+
+    #[test]
+    fn edit_distance_examples() {
+        assert_eq!(edit_distance("bww", "bw"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("nbw", "nbw"), 0);
+    }
+}
