@@ -1021,7 +1021,7 @@ mod tests {
 
     #[test]
     fn threads() {
-        assert_eq!(Params::default().threads, 1);
+        assert_eq!(Params::default().threads, 0);
         assert_eq!(params("-ut").threads, 0);
         assert_eq!(params("--threads 3").threads, 3);
         assert_eq!(params("-ut --threads 3").threads, 3);

@@ -3,9 +3,13 @@
 //! Data flows one way: [`protocol`] reads the game, [`sim`] applies the rules, the players
 //! choose a move, and [`protocol`] writes it back.
 
+// Grid code reads better with (x, y) indices than with zipped iterators.
+#![allow(clippy::needless_range_loop)]
+
 pub mod bitboard;
 pub mod cli;
 pub mod params;
+pub mod play;
 pub mod player;
 pub mod protocol;
 pub mod rng;

@@ -1,1 +1,94 @@
-fn main() {}
+//! `ysai`: plays CODE VS Reborn on stdin/stdout, or runs one of its tools.
+
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+use ysai::cli::{self, Command};
+use ysai::params::{NeighbourMode, Params};
+use ysai::with_neighbours;
+
+fn main() -> ExitCode {
+    let cli = match cli::parse(std::env::args_os()) {
+        Ok(cli) => cli,
+        Err(e) if e.is_info() => {
+            print!("{e}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("ysai: {e}");
+            return ExitCode::from(e.exit_code() as u8);
+        }
+    };
+    if let Err(e) = configure_threads(cli.params.threads) {
+        eprintln!(
+            "ysai: cannot start {} worker threads: {e}",
+            cli.params.threads
+        );
+        return ExitCode::FAILURE;
+    }
+    match cli.command {
+        None => play(&cli.params),
+        Some(Command::Selfcheck { turns, seed }) => selfcheck(turns, seed),
+    }
+}
+
+/// Sizes the global rayon pool (0 = one worker per core).
+fn configure_threads(threads: usize) -> Result<(), rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+}
+
+fn play(params: &Params) -> ExitCode {
+    if params.neighbours == NeighbourMode::Table {
+        ysai::sim::neighbours::column_table();
+    }
+    let (stdin, stdout) = (io::stdin().lock(), io::stdout().lock());
+    let mut stderr = io::stderr().lock();
+    let result = with_neighbours!(params.neighbours, N => {
+        ysai::play::play::<N>(params, stdin, stdout, &mut stderr)
+    });
+    match result {
+        Ok(summary) if summary.rejected == 0 => ExitCode::SUCCESS,
+        Ok(summary) => {
+            let _ = writeln!(
+                stderr,
+                "ysai: {} turn(s) could not be played",
+                summary.rejected
+            );
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            let _ = writeln!(stderr, "ysai: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Plays `turns` random turns per neighbour mode on the bitboard simulator and the oracle.
+fn selfcheck(turns: u64, seed: u64) -> ExitCode {
+    let mut out = BufWriter::new(io::stdout().lock());
+    let _ = writeln!(out, "{}", ysai::selfcheck::build_description());
+    let _ = out.flush();
+    let mut ok = true;
+    for mode in [NeighbourMode::Shift, NeighbourMode::Table] {
+        let start = Instant::now();
+        let report = with_neighbours!(mode, N => ysai::selfcheck::run::<N>(turns, seed));
+        let seconds = start.elapsed().as_secs_f64();
+        let _ = writeln!(
+            out,
+            "{}",
+            report.summary(&format!("{mode:?}").to_lowercase(), seconds)
+        );
+        if let Some(mismatch) = &report.mismatch {
+            let _ = writeln!(out, "MISMATCH: {mismatch}");
+            ok = false;
+        }
+        let _ = out.flush();
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

@@ -192,8 +192,8 @@ pub struct Params {
     pub next_beam_eval_mul: f64,
 
     // --- Engine (new in this implementation) ---
-    /// `--threads N`: worker threads; 0 = all cores. The original `-ut` means 0, no flag means 1
-    /// (the final run was single-threaded).
+    /// `--threads N`: worker threads; 0 (the default) = all cores. The original `-ut` also
+    /// means all cores.
     pub threads: usize,
     /// `--ai NAME`: which move chooser plays.
     pub player: PlayerKind,
@@ -286,7 +286,7 @@ impl Params {
         first_beam_eval_mul: 1.0,
         next_beam_eval_mul: 1.0,
 
-        threads: 1,
+        threads: 0,
         player: PlayerKind::Greedy,
         neighbours: NeighbourMode::Shift,
         seed: 0,

@@ -3,7 +3,9 @@
 use crate::params::{Params, PlayerKind};
 use crate::player::{Greedy, Player, RandomPlayer, TurnView};
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
-use crate::sim::{Action, Field, FieldError, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME};
+use crate::sim::{
+    Action, Field, FieldError, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME,
+};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
@@ -68,7 +70,8 @@ pub fn play<N: Neighbourhood>(
                 summary.games += 1;
             }
             Event::Turn(turn) => {
-                let Some(context) = game.as_ref().filter(|g| selected(params, g.index, &turn)) else {
+                let Some(context) = game.as_ref().filter(|g| selected(params, g.index, &turn))
+                else {
                     continue;
                 };
                 match answer(player.as_mut(), context, &turn) {
@@ -77,7 +80,8 @@ pub fn play<N: Neighbourhood>(
                         summary.answered += 1;
                     }
                     Err(e) => {
-                        let _ = writeln!(log, "input line {}: turn {}: {e}", reader.line(), turn.turn);
+                        let _ =
+                            writeln!(log, "input line {}: turn {}: {e}", reader.line(), turn.turn);
                         summary.rejected += 1;
                     }
                 }
@@ -111,7 +115,11 @@ fn player_state(view: &PlayerView) -> Result<PlayerState, FieldError> {
 }
 
 /// The player's action for `turn`, checked legal (a drop is played if the player erred).
-fn answer(player: &mut dyn Player, game: &GameContext, turn: &TurnInput) -> Result<Action, FieldError> {
+fn answer(
+    player: &mut dyn Player,
+    game: &GameContext,
+    turn: &TurnInput,
+) -> Result<Action, FieldError> {
     let me = player_state(&turn.players[0])?;
     let opponent = player_state(&turn.players[1])?;
     let index = (turn.turn as usize).min(PACKS_PER_GAME - 1);
@@ -123,5 +131,9 @@ fn answer(player: &mut dyn Player, game: &GameContext, turn: &TurnInput) -> Resu
         time_left_ms: turn.players[0].time_left_ms,
     };
     let action = player.choose(&view);
-    Ok(if me.is_legal(action) { action } else { Action::drops()[0] })
+    Ok(if me.is_legal(action) {
+        action
+    } else {
+        Action::drops()[0]
+    })
 }

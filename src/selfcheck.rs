@@ -280,3 +280,59 @@ fn compare_fields(fast: &PlayerState, naive: &OracleField) -> Option<String> {
         .find(|&x| usize::from(fast.field.height(x)) != naive.height(x))
         .map(|x| format!("column {x} height differs from the oracle"))
 }
+
+impl Report {
+    /// One line: what was covered, how fast, and whether the simulators agreed.
+    pub fn summary(&self, mode: &str, seconds: f64) -> String {
+        format!(
+            "{mode}: {} turns in {} games ({:.0} turns/s): {} skills, {} ojama rows, {} deaths, longest chain {}: {}",
+            self.turns,
+            self.games,
+            self.turns as f64 / seconds.max(1e-9),
+            self.skills,
+            self.ojama_rows,
+            self.deaths,
+            self.longest_chain,
+            if self.mismatch.is_none() { "agree" } else { "MISMATCH" }
+        )
+    }
+}
+
+/// The backend this build uses and the CPU features the machine has.
+pub fn build_description() -> String {
+    format!(
+        "ysai {} selfcheck: bitboard backend {}, gravity {}, CPU features: {}, {} threads",
+        env!("CARGO_PKG_VERSION"),
+        crate::bitboard::BACKEND,
+        crate::bitboard::COMPRESS_BACKEND,
+        cpu_features(),
+        rayon::current_num_threads()
+    )
+}
+
+/// The vector and bit-manipulation features this CPU reports.
+pub fn cpu_features() -> String {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let features = [
+            ("avx2", std::arch::is_x86_feature_detected!("avx2")),
+            ("bmi2", std::arch::is_x86_feature_detected!("bmi2")),
+            ("avx512f", std::arch::is_x86_feature_detected!("avx512f")),
+            ("popcnt", std::arch::is_x86_feature_detected!("popcnt")),
+        ];
+        let found: Vec<&str> = features
+            .iter()
+            .filter(|(_, on)| *on)
+            .map(|(name, _)| *name)
+            .collect();
+        if found.is_empty() {
+            "none".to_string()
+        } else {
+            found.join(" ")
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        std::env::consts::ARCH.to_string()
+    }
+}

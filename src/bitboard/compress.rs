@@ -33,8 +33,10 @@ pub fn compress_column(column: u32, mask: u32) -> u32 {
     }
 }
 
-/// Portable `pext`: walk the set bits of `mask` from the lowest.
+/// Portable `pext`: walk the set bits of `mask` from the lowest. Also the reference the
+/// hardware instruction is tested against.
 #[inline]
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2", not(feature = "scalar"), not(test)), allow(dead_code))]
 pub fn software_compress(column: u32, mut mask: u32) -> u32 {
     let mut out = 0;
     let mut bit = 1;

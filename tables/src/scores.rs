@@ -18,11 +18,10 @@ static CHAIN_SCORE: LazyLock<[i64; MAX_CHAIN + 1]> = LazyLock::new(|| {
 
 /// Skill explosion scores: `floor(25 * 2^(b / 12))` for `b > 0` destroyed blocks, 0 for none.
 static SKILL_SCORE: LazyLock<[i64; MAX_SKILL_BLOCKS + 1]> = LazyLock::new(|| {
-    let mut table = [0i64; MAX_SKILL_BLOCKS + 1];
-    for b in 1..=MAX_SKILL_BLOCKS {
-        table[b] = (25.0 * 2f64.powf(b as f64 / 12.0)).floor() as i64;
-    }
-    table
+    std::array::from_fn(|b| match b {
+        0 => 0,
+        _ => (25.0 * 2f64.powf(b as f64 / 12.0)).floor() as i64,
+    })
 });
 
 /// Score of a turn with `chains` chain steps.
