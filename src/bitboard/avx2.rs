@@ -1,6 +1,6 @@
 //! AVX2 backend: one `__m256i` per board.
 //!
-//! This module is compiled only when the build enables AVX2 (`cfg(target_feature = "avx2")`),
+//! This module is compiled only when the build enables AVX2 (`cfg(ysai_avx2)`, see build.rs),
 //! which is what makes every intrinsic call below sound.
 
 use super::BitBoard;

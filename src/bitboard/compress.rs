@@ -1,11 +1,7 @@
 //! Gravity for one column: keep the bits of `mask`, packed down to the bottom.
 
 /// Which bit-compress this build uses.
-pub const COMPRESS_BACKEND: &str = if cfg!(all(
-    target_arch = "x86_64",
-    target_feature = "bmi2",
-    not(feature = "scalar")
-)) {
+pub const COMPRESS_BACKEND: &str = if cfg!(ysai_pext) {
     "bmi2-pext"
 } else {
     "software"
@@ -14,20 +10,12 @@ pub const COMPRESS_BACKEND: &str = if cfg!(all(
 /// The bits of `column` selected by `mask`, packed towards bit 0 in order (`pext`).
 #[inline]
 pub fn compress_column(column: u32, mask: u32) -> u32 {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(feature = "scalar")
-    ))]
+    #[cfg(ysai_pext)]
     {
         // SAFETY: the build enables BMI2 for the whole crate.
         unsafe { std::arch::x86_64::_pext_u32(column, mask) }
     }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(feature = "scalar")
-    )))]
+    #[cfg(not(ysai_pext))]
     {
         software_compress(column, mask)
     }
@@ -36,7 +24,7 @@ pub fn compress_column(column: u32, mask: u32) -> u32 {
 /// Portable `pext`: walk the set bits of `mask` from the lowest. Also the reference the
 /// hardware instruction is tested against.
 #[inline]
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "bmi2", not(feature = "scalar"), not(test)), allow(dead_code))]
+#[cfg_attr(all(ysai_pext, not(test)), allow(dead_code))]
 pub fn software_compress(column: u32, mut mask: u32) -> u32 {
     let mut out = 0;
     let mut bit = 1;

@@ -7,18 +7,10 @@
 
 mod compress;
 
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "avx2",
-    not(feature = "scalar")
-))]
+#[cfg(ysai_avx2)]
 #[path = "avx2.rs"]
 mod backend;
-#[cfg(not(all(
-    target_arch = "x86_64",
-    target_feature = "avx2",
-    not(feature = "scalar")
-)))]
+#[cfg(not(ysai_avx2))]
 #[path = "scalar.rs"]
 mod backend;
 
