@@ -4,7 +4,7 @@
 
 mod positions;
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 use positions::{field, prepared, MID_GAME, SKILL_FIELD, TEN_CHAIN};
 use ysai::bitboard::BACKEND;
 use ysai::sim::neighbours::column_table;
@@ -30,11 +30,11 @@ fn bench_drops<N: Neighbourhood>(c: &mut Criterion) {
     for (name, chains) in [("drop_no_vanish", 0), ("drop_vanish_once", 1)] {
         let action = drop_with_chains::<N>(&start, &pack, chains);
         c.bench_function(&id::<N>(name), |b| {
-            b.iter(|| {
-                let mut next = black_box(start);
-                black_box(next.apply::<N>(&pack, black_box(action)));
-                black_box(&next);
-            })
+            b.iter_batched_ref(
+                || start,
+                |next| black_box(next.apply::<N>(&pack, black_box(action))),
+                BatchSize::SmallInput,
+            )
         });
     }
 }
@@ -44,22 +44,22 @@ fn bench_ten_chain<N: Neighbourhood>(c: &mut Criterion) {
     let (start, pack) = (field(rows), prepared(pack));
     let action = drop_with_chains::<N>(&start, &pack, 10);
     c.bench_function(&id::<N>("chain_10"), |b| {
-        b.iter(|| {
-            let mut next = black_box(start);
-            black_box(next.apply::<N>(&pack, black_box(action)));
-            black_box(&next);
-        })
+        b.iter_batched_ref(
+            || start,
+            |next| black_box(next.apply::<N>(&pack, black_box(action))),
+            BatchSize::SmallInput,
+        )
     });
 }
 
 fn bench_skill<N: Neighbourhood>(c: &mut Criterion) {
     let start = field(SKILL_FIELD);
     c.bench_function(&id::<N>("skill"), |b| {
-        b.iter(|| {
-            let mut next = black_box(start);
-            black_box(next.fire_skill::<N>());
-            black_box(&next);
-        })
+        b.iter_batched_ref(
+            || start,
+            |next| black_box(next.fire_skill::<N>()),
+            BatchSize::SmallInput,
+        )
     });
 }
 
@@ -84,6 +84,18 @@ fn bench_all_actions<N: Neighbourhood>(c: &mut Criterion) {
     });
 }
 
+/// What every search node pays before it moves: a copy of its parent's field.
+fn bench_field_copy(c: &mut Criterion) {
+    let (rows, _) = MID_GAME;
+    let start = field(rows);
+    c.bench_function(&format!("field_copy/{BACKEND}"), |b| {
+        b.iter(|| {
+            let copy = black_box(start);
+            black_box(&copy);
+        })
+    });
+}
+
 fn bench_table_build(c: &mut Criterion) {
     let mut group = c.benchmark_group("tables");
     group.sample_size(10);
@@ -104,6 +116,7 @@ fn benches(c: &mut Criterion) {
     column_table();
     bench_mode::<Shift>(c);
     bench_mode::<Table>(c);
+    bench_field_copy(c);
     bench_table_build(c);
 }
 

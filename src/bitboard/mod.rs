@@ -41,6 +41,31 @@ pub const GRID: BitBoard = {
     board
 };
 
+/// Column `x` of a board given as words.
+#[inline]
+fn column_of(words: &[u64; 4], x: usize) -> u32 {
+    let bit = x * COLUMN_BITS;
+    let (word, shift) = (bit / 64, bit % 64);
+    let mut value = words[word] >> shift;
+    if shift > 64 - COLUMN_BITS {
+        value |= words[word + 1] << (64 - shift);
+    }
+    value as u32 & 0xFF_FFFF
+}
+
+/// Replaces column `x` of a board given as words.
+#[inline]
+fn set_column_of(words: &mut [u64; 4], x: usize, column: u32) {
+    let bit = x * COLUMN_BITS;
+    let (word, shift) = (bit / 64, bit % 64);
+    let value = u64::from(column & 0xFF_FFFF);
+    words[word] = words[word] & !(0xFF_FFFF << shift) | value << shift;
+    if shift > 64 - COLUMN_BITS {
+        let high = 64 - shift;
+        words[word + 1] = words[word + 1] & !(0xFF_FFFF >> high) | value >> high;
+    }
+}
+
 /// `CELLS[x][y]`: the board of cell (x, y).
 static CELLS: [[BitBoard; HEIGHT]; WIDTH] = {
     let mut cells = [[BitBoard::ZERO; HEIGHT]; WIDTH];
@@ -77,6 +102,16 @@ impl BitBoard {
         self
     }
 
+    /// A board from its ten columns.
+    #[inline]
+    pub fn from_columns(columns: &[u32; WIDTH]) -> Self {
+        let mut words = [0u64; 4];
+        for (x, &column) in columns.iter().enumerate() {
+            set_column_of(&mut words, x, column);
+        }
+        backend::from_words(words)
+    }
+
     /// The board of the single cell (x, y), x < 10, y < 19 (a table lookup, so that it can be
     /// combined with other boards without a round trip through memory).
     #[inline]
@@ -87,26 +122,26 @@ impl BitBoard {
     /// The 24 bits of column `x` (rows 0..24, bit `y` = row `y`).
     #[inline]
     pub fn column(&self, x: usize) -> u32 {
-        let bit = x * COLUMN_BITS;
-        let (word, shift) = (bit / 64, bit % 64);
-        let mut value = self.words[word] >> shift;
-        if shift > 64 - COLUMN_BITS {
-            value |= self.words[word + 1] << (64 - shift);
-        }
-        value as u32 & 0xFF_FFFF
+        column_of(&self.words, x)
     }
 
     /// Replaces the 24 bits of column `x`; bits above 24 are ignored.
     #[inline]
     pub fn set_column(&mut self, x: usize, column: u32) {
-        let bit = x * COLUMN_BITS;
-        let (word, shift) = (bit / 64, bit % 64);
-        let value = u64::from(column & 0xFF_FFFF);
-        self.words[word] = self.words[word] & !(0xFF_FFFF << shift) | value << shift;
-        if shift > 64 - COLUMN_BITS {
-            let high = 64 - shift;
-            self.words[word + 1] = self.words[word + 1] & !(0xFF_FFFF >> high) | value >> high;
+        set_column_of(&mut self.words, x, column);
+    }
+
+    /// Rewrites every column listed in `columns` as `f(column, argument)`, in one pass over the
+    /// words, and writes the board back whole (a piecewise write would stall the next wide load).
+    #[inline]
+    pub fn map_columns(self, columns: &[(u8, u32)], f: impl Fn(u32, u32) -> u32) -> BitBoard {
+        let mut words = self.words;
+        for &(x, argument) in columns {
+            let x = usize::from(x);
+            let column = f(column_of(&words, x), argument);
+            set_column_of(&mut words, x, column);
         }
+        backend::from_words(words)
     }
 
     #[inline]
