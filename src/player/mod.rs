@@ -23,3 +23,6 @@ pub struct TurnView<'a> {
 pub trait Player {
     fn choose(&mut self, view: &TurnView<'_>) -> Action;
 }
+
+#[cfg(test)]
+mod tests;
