@@ -10,7 +10,8 @@ use std::ffi::OsString;
 use std::fmt;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::params::{NeighbourMode, Params, PlayerKind};
 
@@ -20,6 +21,9 @@ pub struct Cli {
     pub params: Params,
     /// `None`: play the game protocol on stdin/stdout.
     pub command: Option<Command>,
+    /// Long names of the flags the user wrote (without dashes), so that the program can say
+    /// which of them the chosen player does not use.
+    pub given: Vec<String>,
 }
 
 /// Subcommands; without one, ysai plays the game protocol.
@@ -114,8 +118,25 @@ where
 {
     let args = utf8_args(args)?;
     let args = normalise(args, &known_flags())?;
-    let raw = RawCli::try_parse_from(args).map_err(from_clap)?;
-    Ok(raw.into_cli())
+    let matches = RawCli::command()
+        .try_get_matches_from(args)
+        .map_err(from_clap)?;
+    let given = given_flags(&matches);
+    let raw = RawCli::from_arg_matches(&matches).map_err(from_clap)?;
+    let mut cli = raw.into_cli();
+    cli.given = given;
+    Ok(cli)
+}
+
+/// The long names of the flags written on the command line (not defaulted), in clap's order.
+fn given_flags(matches: &clap::ArgMatches) -> Vec<String> {
+    let command = RawCli::command();
+    matches
+        .ids()
+        .filter(|id| matches.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+        .filter_map(|id| command.get_arguments().find(|a| a.get_id() == id))
+        .filter_map(|arg| arg.get_long().map(str::to_string))
+        .collect()
 }
 
 /// The defaults shown in `--help` are the ones [`Params::default`] returns.
@@ -475,6 +496,7 @@ impl RawCli {
         Cli {
             params: p,
             command: self.command,
+            given: Vec::new(),
         }
     }
 }
@@ -1219,5 +1241,15 @@ mod tests {
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("", "abc"), 3);
         assert_eq!(edit_distance("nbw", "nbw"), 0);
+    }
+
+    #[test]
+    fn given_flags_are_the_ones_written() {
+        let mut given = parse(["ysai", "-bw", "10", "--bcm-", "-1", "-ut", "-m"])
+            .unwrap()
+            .given;
+        given.sort();
+        assert_eq!(given, ["bcm-", "bw", "m", "ut"]);
+        assert!(parse(["ysai"]).unwrap().given.is_empty());
     }
 }

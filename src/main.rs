@@ -27,8 +27,23 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     match cli.command {
-        None => play(&cli.params),
+        None => {
+            note_flags_without_effect(&cli.given, &cli.params);
+            play(&cli.params)
+        }
         Some(Command::Selfcheck { turns, seed }) => selfcheck(turns, seed),
+    }
+}
+
+/// Says which of the user's flags the chosen player ignores, rather than ignoring them silently.
+fn note_flags_without_effect(given: &[String], params: &Params) {
+    let unused = ysai::play::flags_without_effect(given);
+    if !unused.is_empty() {
+        eprintln!(
+            "ysai: note: the {} player does not use {}; they configure the search",
+            format!("{:?}", params.player).to_lowercase(),
+            unused.join(" ")
+        );
     }
 }
 

@@ -12,6 +12,18 @@ use std::io::{self, BufRead, Write};
 /// The name line the AI prints first.
 pub const NAME: &str = "ysai";
 
+/// Flags that change how the baseline players play (the rest configure the search).
+const PLAYER_FLAGS: &[&str] = &["threads", "ut", "ai", "neighbours", "seed", "g", "t"];
+
+/// The flags in `given` that the baseline players do not use, spelled as the user would.
+pub fn flags_without_effect(given: &[String]) -> Vec<String> {
+    given
+        .iter()
+        .filter(|flag| !PLAYER_FLAGS.contains(&flag.as_str()))
+        .map(|flag| format!("-{flag}"))
+        .collect()
+}
+
 /// Why playing stopped early.
 #[derive(Debug)]
 pub enum PlayError {
@@ -136,4 +148,18 @@ fn answer(
     } else {
         Action::drops()[0]
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_flags_are_reported_and_player_flags_are_not() {
+        let given: Vec<String> = ["bw", "threads", "bcm-", "t", "m"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(flags_without_effect(&given), ["-bw", "-bcm-", "-m"]);
+        assert!(flags_without_effect(&[]).is_empty());
+    }
 }
