@@ -91,9 +91,10 @@ pub fn play<N: Neighbourhood>(
                         writer.action(action).map_err(PlayError::Output)?;
                         summary.answered += 1;
                     }
-                    Err(e) => {
-                        let _ =
-                            writeln!(log, "input line {}: turn {}: {e}", reader.line(), turn.turn);
+                    Err((player, e)) => {
+                        let line = reader.field_row_line(player, error_row(&e));
+                        let (whose, number) = (WHOSE[player], turn.turn);
+                        let _ = writeln!(log, "input line {line}: turn {number}: {whose} {e}");
                         summary.rejected += 1;
                     }
                 }
@@ -117,6 +118,16 @@ fn make_player<N: Neighbourhood>(params: &Params) -> Box<dyn Player> {
     }
 }
 
+/// How errors name the two fields of a turn, as the protocol reader does.
+const WHOSE: [&str; 2] = ["my", "the opponent's"];
+
+/// The row (0 = top, as the protocol sends it) a field error is about.
+fn error_row(e: &FieldError) -> usize {
+    match *e {
+        FieldError::BadValue { row, .. } | FieldError::Floating { row, .. } => row,
+    }
+}
+
 fn player_state(view: &PlayerView) -> Result<PlayerState, FieldError> {
     Ok(PlayerState {
         field: Field::from_rows(&view.rows)?,
@@ -126,14 +137,15 @@ fn player_state(view: &PlayerView) -> Result<PlayerState, FieldError> {
     })
 }
 
-/// The player's action for `turn`, checked legal (a drop is played if the player erred).
+/// The player's action for `turn`, checked legal (a drop is played if the player erred), or
+/// the field that cannot be played: its player (0 = me) and what is wrong with it.
 fn answer(
     player: &mut dyn Player,
     game: &GameContext,
     turn: &TurnInput,
-) -> Result<Action, FieldError> {
-    let me = player_state(&turn.players[0])?;
-    let opponent = player_state(&turn.players[1])?;
+) -> Result<Action, (usize, FieldError)> {
+    let me = player_state(&turn.players[0]).map_err(|e| (0, e))?;
+    let opponent = player_state(&turn.players[1]).map_err(|e| (1, e))?;
     let index = (turn.turn as usize).min(PACKS_PER_GAME - 1);
     let view = TurnView {
         turn: index,

@@ -13,6 +13,8 @@ use super::{
 use crate::sim::{Pack, PACKS_PER_GAME};
 
 const END_OF_INPUT: &str = "end of input";
+/// Lines of one player in a turn block: time, ojama, gauge, score, the field rows, `END`.
+const PLAYER_LINES: usize = 4 + FIELD_HEIGHT + 1;
 /// Longest stretch of an offending line quoted in an error, to keep messages on one line.
 const QUOTE_LIMIT: usize = 60;
 
@@ -50,6 +52,12 @@ impl<R: BufRead> Reader<R> {
     /// Number of input lines consumed so far.
     pub fn line(&self) -> usize {
         self.line
+    }
+
+    /// Input line of field row `row` (0 = top) of player `player` (0 = me) in the turn block
+    /// just read. A turn block has no blank lines, so its layout is fixed.
+    pub fn field_row_line(&self, player: usize, row: usize) -> usize {
+        self.block_line + 1 + player * PLAYER_LINES + 4 + row
     }
 
     /// The next block, or `Ok(None)` when the input ends between blocks.

@@ -1,0 +1,667 @@
+//! End-to-end tests of the `ysai` binary: recorded games and malformed input on stdin, the
+//! answers on stdout, errors on stderr, exit codes, the command line and `selfcheck`.
+
+use std::fs::{self, File};
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::thread;
+
+use ysai::protocol::{format_game_start, format_turn, read_all, Game, TurnInput, FIELD_HEIGHT};
+use ysai::sim::{play_turn, Action, Field, PlayerState, PreparedPack, Shift, PACKS_PER_GAME};
+
+/// The name line the binary prints before anything else.
+const NAME: &str = "ysai";
+
+const GAME_21: &str = "game-21turns.stdin.txt";
+const GAMES_54: &str = "games54.stdin.txt";
+
+/// Lines of a game-start block: per pack, two rows and `END`.
+const GAME_START_LINES: usize = 3 * PACKS_PER_GAME;
+/// Lines of one player's part of a turn block: 4 numbers, the field rows and `END`.
+const PLAYER_LINES: usize = 4 + FIELD_HEIGHT + 1;
+/// Lines of a turn block: the turn number, then both players.
+const TURN_LINES: usize = 1 + 2 * PLAYER_LINES;
+
+// Offsets of lines inside a turn block (0 = the turn number).
+const MY_TIME: usize = 1;
+const MY_FIRST_ROW: usize = 5;
+const MY_END: usize = MY_FIRST_ROW + FIELD_HEIGHT;
+const OPPONENT_FIRST_ROW: usize = 1 + PLAYER_LINES + 4;
+
+/// The turn the malformed-input tests corrupt; the turns before it must still be answered.
+const BAD_TURN: usize = 2;
+/// Turns written into the malformed inputs (some follow the bad one).
+const MALFORMED_TURNS: usize = 4;
+
+/// What one run of the binary printed and how it ended.
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: Option<i32>,
+}
+
+impl From<Output> for Run {
+    fn from(output: Output) -> Self {
+        Run {
+            stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+            stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+            code: output.status.code(),
+        }
+    }
+}
+
+impl Run {
+    /// The lines after the name line, which must come first.
+    fn answers(&self) -> Vec<&str> {
+        let mut lines = self.stdout.lines();
+        assert_eq!(
+            lines.next(),
+            Some(NAME),
+            "first line; stdout:\n{}",
+            self.stdout
+        );
+        lines.collect()
+    }
+
+    fn stderr_lines(&self) -> Vec<&str> {
+        self.stderr.lines().collect()
+    }
+
+    fn assert_no_panic(&self) {
+        assert!(
+            !self.stderr.contains("panicked"),
+            "panic; stderr:\n{}",
+            self.stderr
+        );
+    }
+
+    /// Exit 0 with nothing on stderr.
+    fn assert_clean(&self) {
+        self.assert_no_panic();
+        assert_eq!(self.code, Some(0), "exit code; stderr:\n{}", self.stderr);
+        assert_eq!(self.stderr, "", "stderr");
+    }
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/official")
+        .join(name)
+}
+
+fn load(name: &str) -> Vec<Game> {
+    let file = File::open(data(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    read_all(BufReader::new(file)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn ysai(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ysai"));
+    command.args(args);
+    command
+}
+
+/// Runs the binary with a recorded file as stdin.
+fn run_file(args: &[&str], name: &str) -> Run {
+    let file = File::open(data(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let output = ysai(args).stdin(file).output().expect("ysai runs");
+    Run::from(output)
+}
+
+/// Runs the binary with `input` as stdin.
+fn run_input(args: &[&str], input: impl Into<Vec<u8>>) -> Run {
+    let mut child = ysai(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ysai starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.into();
+    // Written from another thread so that a full stdout pipe cannot deadlock the test; the
+    // binary stops reading at bad input, so a broken pipe here is expected and ignored.
+    let writer = thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("ysai runs");
+    writer.join().expect("stdin writer");
+    Run::from(output)
+}
+
+/// The server's text for one game: its packs, then its turns.
+fn game_text(game: &Game) -> String {
+    let mut text = format_game_start(&game.packs);
+    for turn in &game.turns {
+        text.push_str(&format_turn(turn));
+    }
+    text
+}
+
+/// `x r` (x in 0..=8, r in 0..=3) or `S`, exactly as the protocol spells them.
+fn parse_answer(line: &str) -> Option<Action> {
+    if line == "S" {
+        return Some(Action::Skill);
+    }
+    let (x, rot) = line.split_once(' ')?;
+    let digit = |s: &str, max: u8| match s.as_bytes() {
+        [d @ b'0'..=b'9'] if d - b'0' <= max => Some(d - b'0'),
+        _ => None,
+    };
+    Some(Action::Drop {
+        x: digit(x, 8)?,
+        rot: digit(rot, 3)?,
+    })
+}
+
+/// The answer is a well-formed action, and the skill only with the gauge the input showed.
+fn assert_legal(answer: &str, turn: &TurnInput) -> Action {
+    let action = parse_answer(answer)
+        .unwrap_or_else(|| panic!("turn {}: malformed answer {answer:?}", turn.turn));
+    if action == Action::Skill {
+        let gauge = turn.players[0].gauge;
+        assert!(gauge >= 80, "turn {}: skill with gauge {gauge}", turn.turn);
+    }
+    action
+}
+
+/// One legal answer per turn of `games`, in order.
+fn assert_plays(run: &Run, games: &[Game]) {
+    run.assert_clean();
+    let turns: Vec<&TurnInput> = games.iter().flat_map(|g| &g.turns).collect();
+    let answers = run.answers();
+    assert_eq!(answers.len(), turns.len(), "one answer per turn");
+    for (answer, turn) in answers.iter().zip(turns) {
+        assert_legal(answer, turn);
+    }
+}
+
+fn first_game_of_54() -> (Game, String) {
+    let game = load(GAMES_54).swap_remove(0);
+    let text = game_text(&game);
+    (game, text)
+}
+
+#[test]
+fn plays_a_recorded_game() {
+    let games = load(GAME_21);
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].turns.len(), 21);
+    let run = run_file(&["-bw", "5000", "-bcw", "1500"], GAME_21);
+    assert_eq!(run.answers().len(), 21);
+    assert_plays(&run, &games);
+}
+
+#[test]
+fn every_snapshot_gets_one_answer() {
+    let dir = data("snapshots");
+    let mut names: Vec<PathBuf> = fs::read_dir(&dir)
+        .expect("snapshots directory")
+        .map(|entry| entry.expect("directory entry").path())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 7);
+    for path in names {
+        let text = fs::read_to_string(&path).expect("snapshot is text");
+        let games = read_all(text.as_bytes()).expect("snapshot parses");
+        assert_eq!(games.len(), 1, "{}", path.display());
+        assert_eq!(games[0].turns.len(), 1, "{}", path.display());
+        // Only some recorded snapshots end with a newline; both forms must be answered.
+        let unterminated = text.strip_suffix('\n').unwrap_or(&text);
+        for input in [text.as_str(), unterminated] {
+            let run = run_input(&[], input);
+            assert_plays(&run, &games);
+        }
+    }
+}
+
+#[test]
+fn plays_every_game_of_one_stream() {
+    let games = load(GAMES_54);
+    assert_eq!(games.len(), 54);
+    let turns: usize = games.iter().map(|g| g.turns.len()).sum();
+    assert_eq!(turns, 2035);
+    let run = run_file(&[], GAMES_54);
+    assert_eq!(run.answers().len(), turns);
+    assert_plays(&run, &games);
+}
+
+/// Answers of a greedy run over the 54 games, split per game.
+fn greedy_answers_per_game(games: &[Game], run: &Run) -> Vec<Vec<String>> {
+    let mut answers = run.answers().into_iter().map(str::to_string);
+    games
+        .iter()
+        .map(|g| answers.by_ref().take(g.turns.len()).collect())
+        .collect()
+}
+
+#[test]
+fn game_option_plays_only_that_game() {
+    let games = load(GAMES_54);
+    let all = run_file(&["--ai", "greedy"], GAMES_54);
+    let per_game = greedy_answers_per_game(&games, &all);
+    let run = run_file(&["--ai", "greedy", "-g", "3"], GAMES_54);
+    assert_plays(&run, &games[3..4]);
+    assert_eq!(run.answers().len(), 33);
+    // Greedy looks one turn ahead only, so game 3 alone is answered as in the full stream.
+    assert_eq!(run.answers(), per_game[3]);
+}
+
+#[test]
+fn turn_option_answers_only_that_turn() {
+    let games = load(GAMES_54);
+    let all = run_file(&["--ai", "greedy"], GAMES_54);
+    let per_game = greedy_answers_per_game(&games, &all);
+    let run = run_file(&["--ai", "greedy", "-t", "5"], GAMES_54);
+    run.assert_clean();
+    let expected: Vec<&str> = games
+        .iter()
+        .zip(&per_game)
+        .filter_map(|(game, answers)| {
+            let index = game.turns.iter().position(|t| t.turn == 5)?;
+            Some(answers[index].as_str())
+        })
+        .collect();
+    assert_eq!(expected.len(), 54);
+    assert_eq!(run.answers(), expected);
+}
+
+#[test]
+fn game_and_turn_options_give_one_answer() {
+    let games = load(GAMES_54);
+    let turn = games[2]
+        .turns
+        .iter()
+        .find(|t| t.turn == 7)
+        .expect("game 2 has a turn 7");
+    let run = run_file(&["-g", "2", "-t", "7"], GAMES_54);
+    run.assert_clean();
+    let answers = run.answers();
+    assert_eq!(answers.len(), 1);
+    assert_legal(answers[0], turn);
+}
+
+#[test]
+fn every_player_and_neighbour_mode_plays_legally() {
+    let (game, text) = first_game_of_54();
+    let settings: [&[&str]; 4] = [
+        &["--ai", "random", "--seed", "1"],
+        &["--ai", "greedy"],
+        &["--neighbours", "table"],
+        &["--neighbours", "shift"],
+    ];
+    for args in settings {
+        let run = run_input(args, text.as_str());
+        assert_plays(&run, std::slice::from_ref(&game));
+    }
+}
+
+#[test]
+fn random_player_is_reproducible_from_its_seed() {
+    let (_, text) = first_game_of_54();
+    let first = run_input(&["--ai", "random", "--seed", "1"], text.as_str());
+    let again = run_input(&["--ai", "random", "--seed", "1"], text.as_str());
+    let other = run_input(&["--ai", "random", "--seed", "2"], text.as_str());
+    first.assert_clean();
+    assert_eq!(first.stdout, again.stdout);
+    assert_ne!(first.stdout, other.stdout, "the seed changes the moves");
+}
+
+#[test]
+fn greedy_does_not_depend_on_the_neighbour_mode() {
+    let (_, text) = first_game_of_54();
+    let table = run_input(&["--ai", "greedy", "--neighbours", "table"], text.as_str());
+    let shift = run_input(&["--ai", "greedy", "--neighbours", "shift"], text.as_str());
+    table.assert_clean();
+    shift.assert_clean();
+    assert_eq!(table.stdout, shift.stdout);
+}
+
+fn player_state(turn: &TurnInput, player: usize) -> PlayerState {
+    let view = &turn.players[player];
+    PlayerState {
+        field: Field::from_rows(&view.rows).expect("recorded field is valid"),
+        ojama: view.ojama,
+        gauge: view.gauge,
+        score: view.score,
+    }
+}
+
+/// Whether `action` loses the game for player 0 this turn (the opponent cannot change that).
+fn loses(turn: &TurnInput, pack: &PreparedPack, action: Action) -> bool {
+    let mut players = [player_state(turn, 0), player_state(turn, 1)];
+    let outcomes = play_turn::<Shift>(&mut players, pack, [action, Action::drops()[0]]);
+    outcomes[0].lost()
+}
+
+#[test]
+fn greedy_avoids_losing_moves() {
+    let mut games = load(GAMES_54);
+    for name in ["game-48turns.stdin.txt", "game-17turns.stdin.txt", GAME_21] {
+        games.extend(load(name));
+    }
+    let text: String = games.iter().map(game_text).collect();
+    let run = run_input(&["--ai", "greedy"], text);
+    run.assert_clean();
+    let turns = games
+        .iter()
+        .flat_map(|g| g.turns.iter().map(move |t| (g, t)));
+    let answers = run.answers();
+    assert_eq!(answers.len(), turns.clone().count());
+    // Turns where some moves lose and others survive: the ones this test is about.
+    let mut tested = 0;
+    for ((game, turn), answer) in turns.zip(answers) {
+        let chosen = assert_legal(answer, turn);
+        let pack = PreparedPack::new(game.packs[turn.turn as usize]);
+        let me = player_state(turn, 0);
+        let (losing, surviving): (Vec<Action>, Vec<Action>) =
+            me.legal_actions().partition(|&a| loses(turn, &pack, a));
+        if losing.is_empty() || surviving.is_empty() {
+            continue;
+        }
+        tested += 1;
+        assert!(
+            surviving.contains(&chosen),
+            "turn {}: {answer} loses, {} moves survive",
+            turn.turn,
+            surviving.len()
+        );
+    }
+    // The recorded games hold this many such turns; fewer would leave the check idle.
+    assert_eq!(tested, 84);
+}
+
+/// The first `MALFORMED_TURNS` turns of the 21-turn game, with turn `BAD_TURN` edited line by
+/// line (offsets as in a turn block).
+fn malformed_input(edit: impl FnOnce(&mut Vec<String>)) -> String {
+    let game = load(GAME_21).swap_remove(0);
+    let turns = &game.turns[..MALFORMED_TURNS];
+    let mut text = format_game_start(&game.packs);
+    turns[..BAD_TURN]
+        .iter()
+        .for_each(|t| text.push_str(&format_turn(t)));
+    let mut lines: Vec<String> = format_turn(&turns[BAD_TURN])
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), TURN_LINES);
+    edit(&mut lines);
+    for line in lines {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    turns[BAD_TURN + 1..]
+        .iter()
+        .for_each(|t| text.push_str(&format_turn(t)));
+    text
+}
+
+/// 1-based input line of `offset` in the bad turn's block.
+fn bad_turn_line(offset: usize) -> usize {
+    GAME_START_LINES + BAD_TURN * TURN_LINES + offset + 1
+}
+
+/// Replaces cell `column` of a field row line.
+fn set_cell(row: &mut String, column: usize, value: &str) {
+    let mut cells: Vec<&str> = row.split(' ').collect();
+    cells[column] = value;
+    *row = cells.join(" ");
+}
+
+/// The binary answered the turns before the bad one, then stopped with one error line that
+/// names the input line and contains `expected`, and a failure exit code.
+fn assert_input_error(run: &Run, line: usize, expected: &str) {
+    run.assert_no_panic();
+    assert_eq!(
+        run.answers().len(),
+        BAD_TURN,
+        "turns answered before the error"
+    );
+    let errors = run.stderr_lines();
+    assert_eq!(errors.len(), 1, "stderr:\n{}", run.stderr);
+    let prefix = format!("ysai: input line {line}: expected ");
+    assert!(errors[0].starts_with(&prefix), "{}", errors[0]);
+    assert!(errors[0].contains(expected), "{}", errors[0]);
+    assert_eq!(run.code, Some(1));
+}
+
+#[test]
+fn missing_end_is_an_error() {
+    let mut found = String::new();
+    let input = malformed_input(|lines| {
+        lines.remove(MY_END);
+        found = format!("expected `END`, found `{}`", lines[MY_END]);
+    });
+    let run = run_input(&[], input);
+    assert_input_error(&run, bad_turn_line(MY_END), &found);
+}
+
+#[test]
+fn cell_value_12_is_an_error() {
+    let row = MY_FIRST_ROW + 3;
+    let input = malformed_input(|lines| set_cell(&mut lines[row], 4, "12"));
+    let run = run_input(&[], input);
+    assert_input_error(
+        &run,
+        bad_turn_line(row),
+        "my field row 4 of 16: 10 cells, each 0..=9 or 11, found `12`",
+    );
+}
+
+#[test]
+fn short_row_is_an_error() {
+    let row = OPPONENT_FIRST_ROW + 15;
+    let input = malformed_input(|lines| {
+        let cells: Vec<&str> = lines[row].split(' ').take(9).collect();
+        lines[row] = cells.join(" ");
+    });
+    let run = run_input(&[], input);
+    assert_input_error(
+        &run,
+        bad_turn_line(row),
+        "the opponent's field row 16 of 16: 10 cells, each 0..=9 or 11, found 9 values",
+    );
+}
+
+#[test]
+fn letters_in_a_number_are_an_error() {
+    let input = malformed_input(|lines| lines[MY_TIME] = "17x976".to_string());
+    let run = run_input(&[], input);
+    assert_input_error(
+        &run,
+        bad_turn_line(MY_TIME),
+        "my remaining time in ms (a non-negative integer), found `17x976`",
+    );
+}
+
+/// Byte offset in `text` where 1-based line `line` starts.
+fn line_start(text: &str, line: usize) -> usize {
+    match line {
+        1 => 0,
+        _ => {
+            text.match_indices('\n')
+                .nth(line - 2)
+                .expect("enough lines")
+                .0
+                + 1
+        }
+    }
+}
+
+#[test]
+fn input_cut_mid_turn_is_an_error() {
+    let missing = MY_FIRST_ROW + 7;
+    let mut input = malformed_input(|_| {});
+    input.truncate(line_start(&input, bad_turn_line(missing)));
+    let run = run_input(&[], input);
+    // The input ends where field row 8 should start.
+    assert_input_error(
+        &run,
+        bad_turn_line(missing),
+        "my field row 8 of 16: 10 cells, each 0..=9 or 11, found end of input",
+    );
+}
+
+#[test]
+fn input_cut_mid_line_is_an_error() {
+    let row = MY_FIRST_ROW + 2;
+    let mut input = malformed_input(|_| {});
+    let start = line_start(&input, bad_turn_line(row));
+    let line = input[start..].lines().next().expect("the row");
+    // Keep the row's first three cells, with no newline after them.
+    let kept = line.split(' ').take(3).collect::<Vec<_>>().join(" ");
+    input.truncate(start + kept.len());
+    let run = run_input(&[], input);
+    assert_input_error(
+        &run,
+        bad_turn_line(row),
+        &format!("my field row 3 of 16: 10 cells, each 0..=9 or 11, found 3 values: `{kept}`"),
+    );
+}
+
+#[test]
+fn empty_input_is_no_games() {
+    let run = run_input(&[], "");
+    run.assert_clean();
+    assert_eq!(run.stdout, format!("{NAME}\n"));
+}
+
+/// Puts a block over an empty cell in field row `row` (offset in the bad turn's block, field
+/// row `field_row` of `whose` field): the binary reports that turn, answers the others and
+/// exits with a failure.
+fn assert_floating_block_skipped(row: usize, field_row: usize, whose: &str) {
+    let mut column = None;
+    let input = malformed_input(|lines| {
+        let cells: Vec<&str> = lines[row].split(' ').collect();
+        let below: Vec<&str> = lines[row + 1].split(' ').collect();
+        let x = (0..cells.len())
+            .position(|x| cells[x] == "0" && below[x] == "0")
+            .expect("an open column");
+        set_cell(&mut lines[row], x, "3");
+        column = Some(x + 1);
+    });
+    let column = column.expect("edited");
+    let run = run_input(&[], input);
+    run.assert_no_panic();
+    assert_eq!(
+        run.answers().len(),
+        MALFORMED_TURNS - 1,
+        "the other turns are answered"
+    );
+    let errors = run.stderr_lines();
+    assert_eq!(errors.len(), 2, "stderr:\n{}", run.stderr);
+    assert_eq!(
+        errors[0],
+        format!(
+            "input line {}: turn {BAD_TURN}: {whose} field row {field_row} column {column}: \
+             block with an empty cell below it",
+            bad_turn_line(row)
+        )
+    );
+    assert_eq!(errors[1], "ysai: 1 turn(s) could not be played");
+    assert_eq!(run.code, Some(1));
+}
+
+#[test]
+fn floating_block_in_my_field_skips_only_that_turn() {
+    assert_floating_block_skipped(MY_FIRST_ROW, 1, "my");
+}
+
+#[test]
+fn floating_block_in_the_opponent_field_skips_only_that_turn() {
+    assert_floating_block_skipped(OPPONENT_FIRST_ROW + 9, 10, "the opponent's");
+}
+
+#[test]
+fn unknown_flag_names_the_nearest_one() {
+    let run = run_input(&["-bww", "5"], "");
+    run.assert_no_panic();
+    assert_eq!(run.code, Some(2));
+    assert_eq!(run.stdout, "", "nothing is played");
+    assert_eq!(
+        run.stderr,
+        "ysai: unknown flag `-bww`; did you mean `-bw`?\n"
+    );
+}
+
+#[test]
+fn bad_flag_value_is_a_usage_error() {
+    let run = run_input(&["-bw", "abc"], "");
+    run.assert_no_panic();
+    assert_eq!(run.code, Some(2));
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr
+            .starts_with("ysai: invalid value `abc` for `-bw`"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// The help line of `flag` (as clap shows it, with two dashes).
+fn help_line<'a>(help: &'a str, flag: &str) -> &'a str {
+    let shown = format!("{flag} ");
+    help.lines()
+        .find(|l| l.trim_start().starts_with(&shown))
+        .unwrap_or_else(|| panic!("{flag} missing from help:\n{help}"))
+}
+
+#[test]
+fn help_lists_flags_with_defaults() {
+    let run = run_input(&["--help"], "");
+    run.assert_clean();
+    let help = &run.stdout;
+    for (flag, default) in [
+        ("--bw", "5000"),
+        ("--bcw", "1500"),
+        ("--g", "-1"),
+        ("--t", "-1"),
+        ("--threads", "0"),
+        ("--ai", "greedy"),
+        ("--neighbours", "shift"),
+        ("--seed", "0"),
+    ] {
+        let line = help_line(help, flag);
+        assert!(
+            line.contains(&format!("[default: {default}]")),
+            "{flag}: {line}"
+        );
+    }
+    help_line(help, "--ut");
+    assert!(help.contains("single dash"), "{help}");
+    assert!(help.contains("selfcheck"), "{help}");
+}
+
+#[test]
+fn version_is_printed() {
+    let run = run_input(&["--version"], "");
+    run.assert_clean();
+    assert_eq!(
+        run.stdout,
+        format!("{NAME} {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn thread_flags_are_accepted() {
+    let (game, text) = first_game_of_54();
+    for args in [&["-ut"][..], &["--threads", "1"]] {
+        let run = run_input(args, text.as_str());
+        assert_plays(&run, std::slice::from_ref(&game));
+    }
+}
+
+#[test]
+fn selfcheck_agrees_in_both_modes() {
+    let output = ysai(&["selfcheck", "--turns", "2000"])
+        .output()
+        .expect("ysai runs");
+    let run = Run::from(output);
+    run.assert_clean();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "stdout:\n{}", run.stdout);
+    assert!(lines[0].contains("bitboard backend"), "{}", lines[0]);
+    for (line, mode) in lines[1..].iter().zip(["shift", "table"]) {
+        assert!(line.starts_with(&format!("{mode}: 2000 turns")), "{line}");
+        assert!(line.ends_with(": agree"), "{line}");
+    }
+}
