@@ -665,3 +665,16 @@ fn selfcheck_agrees_in_both_modes() {
         assert!(line.ends_with(": agree"), "{line}");
     }
 }
+
+#[test]
+fn a_turn_before_any_game_start_is_an_error() {
+    let games = load(GAME_21);
+    let run = run_input(&[], format_turn(&games[0].turns[0]));
+    run.assert_no_panic();
+    assert!(run.answers().is_empty());
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stderr_lines(),
+        ["ysai: input line 1: expected a game-start block (500 packs) before the first turn, found the block of turn 0"]
+    );
+}

@@ -29,6 +29,8 @@ pub struct Reader<R: BufRead> {
     text: String,
     /// The current line was read to classify a block and is still to be parsed.
     pending: bool,
+    /// A game-start block has been read: turns are meaningful only after one.
+    in_game: bool,
 }
 
 /// What kind of block a first line starts.
@@ -46,6 +48,7 @@ impl<R: BufRead> Reader<R> {
             raw: Vec::new(),
             text: String::new(),
             pending: false,
+            in_game: false,
         }
     }
 
@@ -68,8 +71,22 @@ impl<R: BufRead> Reader<R> {
         self.block_line = self.line;
         self.pending = true;
         match block_kind(&self.text) {
-            Some(BlockKind::GameStart) => Ok(Some(Event::GameStart(self.read_packs()?))),
-            Some(BlockKind::Turn) => Ok(Some(Event::Turn(Box::new(self.read_turn()?)))),
+            Some(BlockKind::GameStart) => {
+                let packs = self.read_packs()?;
+                self.in_game = true;
+                Ok(Some(Event::GameStart(packs)))
+            }
+            Some(BlockKind::Turn) => {
+                let turn = self.read_turn()?;
+                if !self.in_game {
+                    return Err(ParseError::new(
+                        self.block_line,
+                        "a game-start block (500 packs) before the first turn",
+                        format!("the block of turn {}", turn.turn),
+                    ));
+                }
+                Ok(Some(Event::Turn(Box::new(turn))))
+            }
             None => Err(ParseError::new(
                 self.line,
                 "a pack row (2 integers) or a turn number (1 integer)",
@@ -232,26 +249,18 @@ impl<R: BufRead> Reader<R> {
     }
 }
 
-/// Reads a whole recorded stream into games; a turn before any game-start block is an error.
+/// Reads a whole recorded stream into games.
 pub fn read_all(input: impl BufRead) -> Result<Vec<Game>, ParseError> {
     let mut reader = Reader::new(input);
     let mut games: Vec<Game> = Vec::new();
     while let Some(event) = reader.next_event()? {
-        match event {
-            Event::GameStart(packs) => games.push(Game {
+        match (event, games.last_mut()) {
+            (Event::GameStart(packs), _) => games.push(Game {
                 packs,
                 turns: Vec::new(),
             }),
-            Event::Turn(turn) => match games.last_mut() {
-                Some(game) => game.turns.push(*turn),
-                None => {
-                    return Err(ParseError::new(
-                        reader.block_line,
-                        "a game-start block (500 packs) before the first turn",
-                        format!("the block of turn {}", turn.turn),
-                    ))
-                }
-            },
+            (Event::Turn(turn), Some(game)) => game.turns.push(*turn),
+            (Event::Turn(_), None) => unreachable!("the reader rejects a turn before any game"),
         }
     }
     Ok(games)
