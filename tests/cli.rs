@@ -188,7 +188,14 @@ fn plays_a_recorded_game() {
     assert_eq!(games[0].turns.len(), 21);
     let run = run_file(&["-bw", "5000", "-bcw", "1500"], GAME_21);
     assert_eq!(run.answers().len(), 21);
-    assert_plays(&run, &games);
+    // The search flags are accepted and reported as unused by the baseline player.
+    assert_eq!(
+        run.stderr_lines(),
+        ["ysai: note: the greedy player does not use -bw -bcw; they configure the search"]
+    );
+    let quiet = run_file(&[], GAME_21);
+    assert_eq!(quiet.stdout, run.stdout);
+    assert_plays(&quiet, &games);
 }
 
 #[test]

@@ -20,20 +20,6 @@ fn store(v: __m256i) -> BitBoard {
     unsafe { std::mem::transmute::<__m256i, BitBoard>(v) }
 }
 
-/// A board built in a vector register from four words (one wide store instead of four).
-#[inline]
-pub fn from_words(w: [u64; 4]) -> BitBoard {
-    // SAFETY: AVX2 is enabled for this build (see the module docs).
-    unsafe {
-        store(_mm256_set_epi64x(
-            w[3] as i64,
-            w[2] as i64,
-            w[1] as i64,
-            w[0] as i64,
-        ))
-    }
-}
-
 #[inline]
 pub fn and(a: BitBoard, b: BitBoard) -> BitBoard {
     // SAFETY: AVX2 is enabled for this build (see the module docs).

@@ -41,31 +41,6 @@ pub const GRID: BitBoard = {
     board
 };
 
-/// Column `x` of a board given as words.
-#[inline]
-fn column_of(words: &[u64; 4], x: usize) -> u32 {
-    let bit = x * COLUMN_BITS;
-    let (word, shift) = (bit / 64, bit % 64);
-    let mut value = words[word] >> shift;
-    if shift > 64 - COLUMN_BITS {
-        value |= words[word + 1] << (64 - shift);
-    }
-    value as u32 & 0xFF_FFFF
-}
-
-/// Replaces column `x` of a board given as words.
-#[inline]
-fn set_column_of(words: &mut [u64; 4], x: usize, column: u32) {
-    let bit = x * COLUMN_BITS;
-    let (word, shift) = (bit / 64, bit % 64);
-    let value = u64::from(column & 0xFF_FFFF);
-    words[word] = words[word] & !(0xFF_FFFF << shift) | value << shift;
-    if shift > 64 - COLUMN_BITS {
-        let high = 64 - shift;
-        words[word + 1] = words[word + 1] & !(0xFF_FFFF >> high) | value >> high;
-    }
-}
-
 /// `CELLS[x][y]`: the board of cell (x, y).
 static CELLS: [[BitBoard; HEIGHT]; WIDTH] = {
     let mut cells = [[BitBoard::ZERO; HEIGHT]; WIDTH];
@@ -102,16 +77,6 @@ impl BitBoard {
         self
     }
 
-    /// A board from its ten columns.
-    #[inline]
-    pub fn from_columns(columns: &[u32; WIDTH]) -> Self {
-        let mut words = [0u64; 4];
-        for (x, &column) in columns.iter().enumerate() {
-            set_column_of(&mut words, x, column);
-        }
-        backend::from_words(words)
-    }
-
     /// The board of the single cell (x, y), x < 10, y < 19 (a table lookup, so that it can be
     /// combined with other boards without a round trip through memory).
     #[inline]
@@ -119,29 +84,34 @@ impl BitBoard {
         CELLS[x][y]
     }
 
-    /// The 24 bits of column `x` (rows 0..24, bit `y` = row `y`).
+    /// The 24 bits of column `x` (rows 0..24, bit `y` = row `y`): one unaligned 32-bit load
+    /// at byte `3x`, whose top byte belongs to the next column.
     #[inline]
     pub fn column(&self, x: usize) -> u32 {
-        column_of(&self.words, x)
+        debug_assert!(x < WIDTH);
+        // SAFETY: x < 10, so bytes 3x..3x+4 lie inside the 32 bytes of the board.
+        let word = unsafe {
+            (self.words.as_ptr() as *const u8)
+                .add(3 * x)
+                .cast::<u32>()
+                .read_unaligned()
+        };
+        u32::from_le(word) & 0xFF_FFFF
     }
 
-    /// Replaces the 24 bits of column `x`; bits above 24 are ignored.
+    /// Replaces the 24 bits of column `x` (bits above 24 are ignored), keeping the byte of the
+    /// next column that shares the 32-bit word.
     #[inline]
     pub fn set_column(&mut self, x: usize, column: u32) {
-        set_column_of(&mut self.words, x, column);
-    }
-
-    /// Rewrites every column listed in `columns` as `f(column, argument)`, in one pass over the
-    /// words, and writes the board back whole (a piecewise write would stall the next wide load).
-    #[inline]
-    pub fn map_columns(self, columns: &[(u8, u32)], f: impl Fn(u32, u32) -> u32) -> BitBoard {
-        let mut words = self.words;
-        for &(x, argument) in columns {
-            let x = usize::from(x);
-            let column = f(column_of(&words, x), argument);
-            set_column_of(&mut words, x, column);
+        debug_assert!(x < WIDTH);
+        // SAFETY: as in `column`; the borrow is unique.
+        unsafe {
+            let at = (self.words.as_mut_ptr() as *mut u8)
+                .add(3 * x)
+                .cast::<u32>();
+            let kept = u32::from_le(at.read_unaligned()) & 0xFF00_0000;
+            at.write_unaligned((kept | column & 0xFF_FFFF).to_le());
         }
-        backend::from_words(words)
     }
 
     #[inline]

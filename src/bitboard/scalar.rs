@@ -5,11 +5,6 @@ use super::BitBoard;
 pub const NAME: &str = "scalar";
 
 #[inline]
-pub fn from_words(words: [u64; 4]) -> BitBoard {
-    BitBoard::from_words(words)
-}
-
-#[inline]
 fn zip(a: BitBoard, b: BitBoard, f: impl Fn(u64, u64) -> u64) -> BitBoard {
     let (a, b) = (a.words(), b.words());
     BitBoard::from_words([f(a[0], b[0]), f(a[1], b[1]), f(a[2], b[2]), f(a[3], b[3])])

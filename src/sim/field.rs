@@ -321,17 +321,25 @@ impl Field {
     /// Removes `doomed` and lets everything above fall; returns the numbers (bits 1..=9) whose
     /// boards changed, after bringing their neighbourhood boards up to date.
     fn remove<N: Neighbourhood>(&mut self, doomed: BitBoard) -> u16 {
-        let fall = Fall::new(doomed);
         let mut changed = 0u16;
-        for (i, board) in self.boards[..=OJAMA].iter_mut().enumerate() {
-            if !(*board & fall.shaken).is_zero() {
-                *board = fall.apply(*board);
-                changed |= 1 << i;
+        for x in 0..WIDTH {
+            let gone = doomed.column(x);
+            if gone == 0 {
+                continue;
             }
-        }
-        for &(x, _) in fall.columns() {
-            let x = usize::from(x);
-            self.heights[x] = self.boards[ANY].column(x).count_ones() as u8;
+            let keep = !gone & COLUMN_MASK;
+            for (i, board) in self.boards[..=OJAMA].iter_mut().enumerate() {
+                let column = board.column(x);
+                if column == 0 {
+                    continue;
+                }
+                let fallen = compress_column(column, keep);
+                if fallen != column {
+                    board.set_column(x, fallen);
+                    changed |= 1 << i;
+                }
+            }
+            self.heights[x] -= gone.count_ones() as u8;
         }
         changed &= ALL_NUMBERS;
         for n in 1..=9 {
@@ -340,48 +348,6 @@ impl Field {
             }
         }
         changed
-    }
-}
-
-/// The columns a removal touches, with the rows each keeps, and every cell that is removed or
-/// falls: a board with none of those cells is left as it is.
-struct Fall {
-    columns: [(u8, u32); WIDTH],
-    len: usize,
-    shaken: BitBoard,
-}
-
-impl Fall {
-    #[inline]
-    fn new(doomed: BitBoard) -> Self {
-        let mut fall = Fall {
-            columns: [(0, 0); WIDTH],
-            len: 0,
-            shaken: BitBoard::ZERO,
-        };
-        let mut shaken = [0u32; WIDTH];
-        for x in 0..WIDTH {
-            let gone = doomed.column(x);
-            if gone != 0 {
-                let lowest = gone & gone.wrapping_neg();
-                shaken[x] = !(lowest - 1) & COLUMN_MASK;
-                fall.columns[fall.len] = (x as u8, !gone & COLUMN_MASK);
-                fall.len += 1;
-            }
-        }
-        fall.shaken = BitBoard::from_columns(&shaken);
-        fall
-    }
-
-    #[inline]
-    fn columns(&self) -> &[(u8, u32)] {
-        &self.columns[..self.len]
-    }
-
-    /// `board` with the removed cells squeezed out of every touched column.
-    #[inline]
-    fn apply(&self, board: BitBoard) -> BitBoard {
-        board.map_columns(self.columns(), compress_column)
     }
 }
 
