@@ -1,13 +1,16 @@
 //! Differential check of the bitboard simulator against the naive oracle: random games with
 //! random legal actions (the skill included), random extra ojama and gauge, compared after
 //! every turn. `ysai selfcheck` runs it in release mode; the tests run it on every backend.
+//! Scripted games ([`Script`]) replay a given sequence of packs and moves the same way, for
+//! the fuzzer and its corpus.
 
 use crate::bitboard::WIDTH;
 use crate::rng::Rng;
 use crate::sim::field::{OJAMA_VALUE, VISIBLE_HEIGHT};
 use crate::sim::oracle::{self, OracleField, OracleOutcome, OraclePlayer};
 use crate::sim::{
-    play_turn, Action, Field, Neighbourhood, Pack, PlayerState, PreparedPack, TurnOutcome,
+    play_turn, Action, Field, Neighbourhood, Pack, PlayerState, PreparedPack, Shift, Table,
+    TurnOutcome,
 };
 use rayon::prelude::*;
 
@@ -81,21 +84,223 @@ fn play_game<N: Neighbourhood>(rng: &mut Rng, turns: u64, report: &mut Report) {
             random_action::<N>(rng, &fast[0], &prepared),
             random_action::<N>(rng, &fast[1], &prepared),
         ];
-        let before = fast;
-        let fast_out = play_turn::<N>(&mut fast, &prepared, actions);
-        let naive_out = oracle::play_turn(&mut naive, pack, actions);
         report.turns += 1;
-        tally(report, &fast_out, actions);
-        if let Some(difference) = compare(&fast, &naive, &fast_out, &naive_out) {
-            report.mismatch = Some(format!(
-                "turn {turn}, pack {pack:?}, actions {actions:?}: {difference}\nbefore: {before:#?}"
-            ));
-            return;
-        }
-        if fast_out.iter().any(TurnOutcome::lost) {
-            return;
+        match play_both::<N>(turn, &mut fast, &mut naive, pack, actions) {
+            Ok(outcomes) => {
+                tally(report, &outcomes, actions);
+                if outcomes.iter().any(TurnOutcome::lost) {
+                    return;
+                }
+            }
+            Err(mismatch) => {
+                report.mismatch = Some(mismatch);
+                return;
+            }
         }
     }
+}
+
+/// Plays one turn on both simulators and compares everything they hold afterwards: the
+/// bitboard simulator's outcomes, or the first difference with the state before the turn.
+pub fn play_both<N: Neighbourhood>(
+    turn: usize,
+    fast: &mut [PlayerState; 2],
+    naive: &mut [OraclePlayer; 2],
+    pack: Pack,
+    actions: [Action; 2],
+) -> Result<[TurnOutcome; 2], String> {
+    let before = *fast;
+    let fast_out = play_turn::<N>(fast, &PreparedPack::new(pack), actions);
+    let naive_out = oracle::play_turn(naive, pack, actions);
+    match compare(fast, naive, &fast_out, &naive_out) {
+        None => Ok(fast_out),
+        Some(difference) => Err(format!(
+            "turn {turn}, pack {pack:?}, actions {actions:?}: {difference}\nbefore: {before:#?}"
+        )),
+    }
+}
+
+/// A game to replay on both simulators, as decoded from arbitrary bytes by
+/// [`script_from_bytes`]: every byte string is a valid script, so a fuzzer can drive it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Script {
+    /// Starting ojama stocks.
+    pub ojama: [i64; 2],
+    /// Starting gauges, 0..=100.
+    pub gauge: [i32; 2],
+    pub turns: Vec<ScriptTurn>,
+}
+
+/// One scripted turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ScriptTurn {
+    pub pack: Pack,
+    /// Each player's action as an index into its legal actions at that point, taken modulo
+    /// their number, so that a script can only play legal moves.
+    pub choices: [u8; 2],
+    /// Ojama added to each stock at the start of the turn, as if received earlier.
+    pub extra_ojama: [i64; 2],
+}
+
+/// Header flag: two starting ojama stocks follow the header byte.
+const SCRIPT_OJAMA: u8 = 1;
+/// Header flag: two starting gauges follow (after the stocks, if any).
+const SCRIPT_GAUGE: u8 = 2;
+/// Bytes per scripted turn: four pack cells, two action choices, the extra ojama.
+pub const SCRIPT_TURN_BYTES: usize = 7;
+
+/// Decodes a script: a header byte of flags, the optional starting stocks and gauges (one byte
+/// per player each), then turns of [`SCRIPT_TURN_BYTES`] bytes: the pack cells top-left,
+/// top-right, bottom-left, bottom-right (each modulo 10), the two choices, and one byte whose
+/// low and high nibbles are the extra ojama of players 0 and 1. Missing header bytes count as
+/// 0; an incomplete last turn and turns beyond one game are ignored.
+pub fn script_from_bytes(data: &[u8]) -> Script {
+    let mut bytes = data.iter().copied();
+    let mut next = || bytes.next().unwrap_or(0);
+    let flags = next();
+    let mut script = Script::default();
+    if flags & SCRIPT_OJAMA != 0 {
+        script.ojama = [i64::from(next()), i64::from(next())];
+    }
+    if flags & SCRIPT_GAUGE != 0 {
+        script.gauge = [gauge_from_byte(next()), gauge_from_byte(next())];
+    }
+    let header = data.len() - bytes.len();
+    script.turns = data[header..]
+        .chunks_exact(SCRIPT_TURN_BYTES)
+        .take(crate::sim::PACKS_PER_GAME)
+        .map(script_turn_from_bytes)
+        .collect();
+    script
+}
+
+fn gauge_from_byte(byte: u8) -> i32 {
+    i32::from(byte % 101)
+}
+
+fn script_turn_from_bytes(chunk: &[u8]) -> ScriptTurn {
+    let cell = |i: usize| chunk[i] % 10;
+    ScriptTurn {
+        pack: Pack::new([cell(0), cell(1)], [cell(2), cell(3)]),
+        choices: [chunk[4], chunk[5]],
+        extra_ojama: [i64::from(chunk[6] & 0x0F), i64::from(chunk[6] >> 4)],
+    }
+}
+
+impl Script {
+    /// The bytes [`script_from_bytes`] decodes back into this script, for writing seed inputs.
+    /// Panics on a stock, gauge or extra ojama that does not fit its byte or nibble.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = vec![SCRIPT_OJAMA | SCRIPT_GAUGE];
+        bytes.extend(self.ojama.map(|v| script_byte(v, u8::MAX)));
+        bytes.extend(self.gauge.map(|g| script_byte(i64::from(g), 100)));
+        for turn in &self.turns {
+            bytes.extend(turn.pack.cells.iter().flatten());
+            bytes.extend(turn.choices);
+            let [low, high] = turn.extra_ojama.map(|v| script_byte(v, 15));
+            bytes.push(low | high << 4);
+        }
+        bytes
+    }
+}
+
+fn script_byte(value: i64, max: u8) -> u8 {
+    u8::try_from(value)
+        .ok()
+        .filter(|&v| v <= max)
+        .unwrap_or_else(|| panic!("{value} is outside the script's range 0..={max}"))
+}
+
+/// A random game as a script, in the style of [`run`] but from empty fields: often the skill
+/// or the longest chain on offer, sometimes extra ojama. Ends after `max_turns` turns or when
+/// a player loses.
+pub fn random_script(rng: &mut Rng, max_turns: usize) -> Script {
+    let mut script = Script::default();
+    for p in 0..2 {
+        if rng.chance(1, 3) {
+            script.ojama[p] = rng.below(30) as i64;
+        }
+        if rng.chance(1, 2) {
+            script.gauge[p] = 60 + rng.below(41) as i32;
+        }
+    }
+    let mut players = [0, 1].map(|p| PlayerState {
+        ojama: script.ojama[p],
+        gauge: script.gauge[p],
+        ..PlayerState::default()
+    });
+    while script.turns.len() < max_turns.min(crate::sim::PACKS_PER_GAME) {
+        let extra_ojama = [0, 1].map(|_| {
+            if rng.chance(1, 12) {
+                rng.below(16) as i64
+            } else {
+                0
+            }
+        });
+        for (player, extra) in players.iter_mut().zip(extra_ojama) {
+            player.ojama += extra;
+        }
+        let pack = random_pack(rng);
+        let prepared = PreparedPack::new(pack);
+        let actions = [0, 1].map(|p| random_action::<Shift>(rng, &players[p], &prepared));
+        script.turns.push(ScriptTurn {
+            pack,
+            choices: [0, 1].map(|p| choice_for(&players[p], actions[p])),
+            extra_ojama,
+        });
+        if play_turn::<Shift>(&mut players, &prepared, actions)
+            .iter()
+            .any(TurnOutcome::lost)
+        {
+            break;
+        }
+    }
+    script
+}
+
+/// The legal action a script's choice byte stands for.
+pub fn scripted_action(state: &PlayerState, choice: u8) -> Action {
+    let legal = state.legal_actions().count();
+    state
+        .legal_actions()
+        .nth(usize::from(choice) % legal)
+        .expect("the 36 drops are always legal")
+}
+
+/// The choice byte that makes [`scripted_action`] pick `action` (which must be legal).
+pub fn choice_for(state: &PlayerState, action: Action) -> u8 {
+    let index = state.legal_actions().position(|a| a == action);
+    u8::try_from(index.expect("the action is legal")).expect("at most 37 actions")
+}
+
+/// Plays `script` on the oracle and the bitboard simulator with neighbourhood `N`, until it
+/// ends or a player loses: the number of turns played, or the first disagreement.
+pub fn play_script<N: Neighbourhood>(script: &Script) -> Result<usize, String> {
+    let mut fast = [0, 1].map(|p| PlayerState {
+        ojama: script.ojama[p],
+        gauge: script.gauge[p],
+        ..PlayerState::default()
+    });
+    let mut naive = fast.each_ref().map(oracle_player);
+    for (turn, step) in script.turns.iter().enumerate() {
+        for p in 0..2 {
+            fast[p].ojama += step.extra_ojama[p];
+            naive[p].ojama += step.extra_ojama[p];
+        }
+        let actions = [0, 1].map(|p| scripted_action(&fast[p], step.choices[p]));
+        let outcomes = play_both::<N>(turn, &mut fast, &mut naive, step.pack, actions)?;
+        if outcomes.iter().any(TurnOutcome::lost) {
+            return Ok(turn + 1);
+        }
+    }
+    Ok(script.turns.len())
+}
+
+/// [`play_script`] with both neighbourhoods; the turns played, or the first disagreement.
+pub fn check_script(script: &Script) -> Result<usize, String> {
+    let turns = play_script::<Shift>(script).map_err(|m| format!("{}: {m}", Shift::NAME))?;
+    play_script::<Table>(script).map_err(|m| format!("{}: {m}", Table::NAME))?;
+    Ok(turns)
 }
 
 fn tally(report: &mut Report, outcomes: &[TurnOutcome; 2], actions: [Action; 2]) {
@@ -107,7 +312,8 @@ fn tally(report: &mut Report, outcomes: &[TurnOutcome; 2], actions: [Action; 2])
     }
 }
 
-fn oracle_player(state: &PlayerState) -> OraclePlayer {
+/// The oracle's copy of a bitboard player.
+pub fn oracle_player(state: &PlayerState) -> OraclePlayer {
     OraclePlayer {
         field: OracleField::from_top_rows(&state.field.to_rows()),
         ojama: state.ojama,
@@ -214,7 +420,8 @@ fn stable_value(rng: &mut Rng, rows: &[[u8; WIDTH]; VISIBLE_HEIGHT], x: usize, y
     }
 }
 
-fn compare(
+/// The first difference between the two simulators after a turn, if any.
+pub fn compare(
     fast: &[PlayerState; 2],
     naive: &[OraclePlayer; 2],
     fast_out: &[TurnOutcome; 2],
@@ -334,5 +541,48 @@ pub fn cpu_features() -> String {
     #[cfg(not(target_arch = "x86_64"))]
     {
         std::env::consts::ARCH.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_survive_encoding() {
+        let mut rng = Rng::new(3);
+        for _ in 0..20 {
+            let script = random_script(&mut rng, 60);
+            assert_eq!(script_from_bytes(&script.to_bytes()), script);
+        }
+    }
+
+    #[test]
+    fn short_and_partial_inputs_decode() {
+        assert_eq!(script_from_bytes(&[]), Script::default());
+        let header_only = script_from_bytes(&[SCRIPT_OJAMA | SCRIPT_GAUGE, 12]);
+        assert_eq!((header_only.ojama, header_only.gauge), ([12, 0], [0, 0]));
+        // Flags 0, one whole turn, then a turn cut short.
+        let script = script_from_bytes(&[0, 11, 2, 3, 4, 40, 41, 0x2f, 9, 9]);
+        assert_eq!(script.turns.len(), 1);
+        let turn = script.turns[0];
+        assert_eq!(turn.pack, Pack::new([1, 2], [3, 4]));
+        assert_eq!(turn.choices, [40, 41]);
+        assert_eq!(turn.extra_ojama, [15, 2]);
+    }
+
+    #[test]
+    fn every_choice_is_a_legal_action() {
+        for gauge in [0, 79, 80, 100] {
+            let state = PlayerState {
+                gauge,
+                ..PlayerState::default()
+            };
+            for choice in 0..=u8::MAX {
+                let action = scripted_action(&state, choice);
+                assert!(state.is_legal(action));
+                assert_eq!(scripted_action(&state, choice_for(&state, action)), action);
+            }
+        }
     }
 }

@@ -5,6 +5,7 @@
 //! The reader is strict about content (every value is range-checked) but lenient about layout
 //! (trailing whitespace, `\r\n`, blank lines between blocks, no final newline).
 
+mod check;
 mod reader;
 mod writer;
 
@@ -12,6 +13,7 @@ use std::fmt;
 
 use crate::sim::{Pack, PACKS_PER_GAME};
 
+pub use check::{check_reader, ReaderCheck};
 pub use reader::{read_all, Reader};
 pub use writer::{format_game_start, format_turn, Writer};
 
