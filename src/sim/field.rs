@@ -94,7 +94,8 @@ impl std::error::Error for FieldError {}
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Field {
     boards: [BitBoard; 20],
-    heights: [u8; WIDTH],
+    /// Blocks per column; the padding bytes stay 0 so that all heights fit one 128-bit word.
+    heights: [u8; 16],
 }
 
 impl Default for Field {
@@ -107,7 +108,7 @@ impl Field {
     pub const fn empty() -> Self {
         Field {
             boards: [BitBoard::ZERO; 20],
-            heights: [0; WIDTH],
+            heights: [0; 16],
         }
     }
 
@@ -160,8 +161,8 @@ impl Field {
     }
 
     #[inline]
-    pub fn heights(&self) -> &[u8; WIDTH] {
-        &self.heights
+    pub fn heights(&self) -> [u8; WIDTH] {
+        std::array::from_fn(|x| self.heights[x])
     }
 
     /// Every block.
@@ -190,7 +191,11 @@ impl Field {
     /// Some column holds 17 or more blocks: a field in this state at the end of a turn has lost.
     #[inline]
     pub fn is_dead(&self) -> bool {
-        self.heights.iter().any(|&h| h >= DEATH_HEIGHT)
+        // Adding 128 - 17 to every byte sets its top bit exactly when it is 17 or more
+        // (heights never exceed 21, so no byte carries into the next).
+        const LIFT: u128 = u128::from_le_bytes([128 - DEATH_HEIGHT; 16]);
+        const TOP: u128 = u128::from_le_bytes([0x80; 16]);
+        (u128::from_le_bytes(self.heights) + LIFT) & TOP != 0
     }
 
     /// The blocks the skill would destroy now: every 5 and every numbered block touching one.
@@ -212,12 +217,37 @@ impl Field {
         if value == OJAMA_VALUE {
             self.boards[OJAMA] |= cell;
         } else {
-            let n = usize::from(value);
-            self.boards[n] |= cell;
-            self.boards[around(n)] |= BitBoard::from(*cell_neighbours(x, y));
+            self.put_number(x, y, usize::from(value), cell);
         }
         self.heights[x] += 1;
         true
+    }
+
+    /// Records number `n` at (x, y) on its board and its neighbourhood board.
+    #[inline]
+    fn put_number(&mut self, x: usize, y: usize, n: usize, cell: BitBoard) {
+        self.boards[n] |= cell;
+        self.boards[around(n)] |= BitBoard::from(*cell_neighbours(x, y));
+    }
+
+    /// Stacks the blocks of `landing` (bottom first, 0-padded) on column `x`; returns the cells
+    /// they took, or `None` if the column overflows the grid. The block board and the height
+    /// are left to the caller, which updates them once for the whole pack.
+    #[inline]
+    fn stack_numbers(&mut self, x: usize, landing: [u8; 2], moved: &mut u16) -> Option<BitBoard> {
+        let mut taken = BitBoard::ZERO;
+        let base = usize::from(self.heights[x]);
+        for (k, value) in landing.into_iter().take_while(|&v| v != 0).enumerate() {
+            let y = base + k;
+            if y >= HEIGHT {
+                return None;
+            }
+            let cell = BitBoard::cell(x, y);
+            self.put_number(x, y, usize::from(value), cell);
+            taken |= cell;
+            *moved |= 1 << value;
+        }
+        Some(taken)
     }
 
     /// The turn-start ojama row: one ojama on top of every column.
@@ -244,21 +274,20 @@ impl Field {
         rot: u8,
     ) -> MoveResult {
         let mut moved = 0u16;
+        let mut placed = BitBoard::ZERO;
         for side in 0..2 {
             let column = usize::from(x) + side;
-            for value in pack.landing(rot, side) {
-                if value == 0 {
-                    break;
-                }
-                if !self.push(column, value) {
-                    return MoveResult {
-                        dead: true,
-                        ..MoveResult::default()
-                    };
-                }
-                moved |= 1 << value;
-            }
+            let landing = pack.landing(rot, side);
+            let Some(taken) = self.stack_numbers(column, landing, &mut moved) else {
+                return MoveResult {
+                    dead: true,
+                    ..MoveResult::default()
+                };
+            };
+            placed |= taken;
+            self.heights[column] += landing.iter().filter(|&&v| v != 0).count() as u8;
         }
+        self.boards[ANY] |= placed;
         let chains = self.resolve_chains::<N>(moved | complements(moved));
         let score = chain_score(chains);
         MoveResult {
@@ -327,19 +356,20 @@ impl Field {
             if gone == 0 {
                 continue;
             }
+            // Blocks never float, so the column of every block is just its new height.
+            let height = self.heights[x] - gone.count_ones() as u8;
+            self.heights[x] = height;
+            self.boards[ANY].set_column(x, (1 << height) - 1);
+            // A board with a cell at or above the lowest removed cell loses it or sees it fall.
             let keep = !gone & COLUMN_MASK;
-            for (i, board) in self.boards[..=OJAMA].iter_mut().enumerate() {
-                let column = board.column(x);
-                if column == 0 {
-                    continue;
-                }
-                let fallen = compress_column(column, keep);
-                if fallen != column {
-                    board.set_column(x, fallen);
-                    changed |= 1 << i;
+            let lowest = gone.trailing_zeros();
+            for n in 1..=OJAMA {
+                let column = self.boards[n].column(x);
+                if column >> lowest != 0 {
+                    self.boards[n].set_column(x, compress_column(column, keep));
+                    changed |= 1 << n;
                 }
             }
-            self.heights[x] -= gone.count_ones() as u8;
         }
         changed &= ALL_NUMBERS;
         for n in 1..=9 {
@@ -354,7 +384,7 @@ impl Field {
 /// Rows 18..0 top-down: digits, `X` for ojama, `.` for empty.
 impl fmt::Debug for Field {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "Field {:?}", self.heights)?;
+        writeln!(f, "Field {:?}", self.heights())?;
         for y in (0..HEIGHT).rev() {
             let row: String = (0..WIDTH)
                 .map(|x| match self.cell(x, y) {

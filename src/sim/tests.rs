@@ -48,7 +48,7 @@ fn a_drop_without_vanish_stacks_bottom_cell_first() {
         ),
         (3, 1, 4, 2)
     );
-    assert_eq!(field.heights(), &[0, 0, 0, 2, 2, 0, 0, 0, 0, 0]);
+    assert_eq!(field.heights(), [0, 0, 0, 2, 2, 0, 0, 0, 0, 0]);
 }
 
 #[test]
@@ -79,7 +79,7 @@ fn a_pair_summing_to_ten_vanishes_diagonally() {
         (field.cell(0, 0), field.cell(1, 0), field.cell(1, 1)),
         (0, 1, 0)
     );
-    assert_eq!(field.heights(), &[0, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(field.heights(), [0, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn the_skill_destroys_fives_and_their_numbered_neighbours_but_not_ojama() {
     assert!(result.vanished);
     assert_eq!(result.score, ysai_tables::skill_score(3) + 1);
     assert_eq!(result.ojama, ysai_tables::skill_ojama(3));
-    assert_eq!(field.heights(), &[0, 0, 2, 1, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(field.heights(), [0, 0, 2, 1, 0, 0, 0, 0, 0, 0]);
     assert_eq!(field.blocks(), field.ojama(), "only ojama is left");
 }
 
