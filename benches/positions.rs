@@ -1,7 +1,6 @@
 //! Positions for the simulator benchmarks, taken from a recorded official game
 //! (`tests/data/official/game-48turns.stdin.txt`), rows top first, `X` for ojama.
 
-use ysai::sim::field::{OJAMA_VALUE, VISIBLE_HEIGHT};
 use ysai::sim::{Field, Pack, PreparedPack};
 
 /// Turn 21, player 0: the pack `1 3 / 8 0` fires a 10-chain.
@@ -63,18 +62,7 @@ pub const SKILL_FIELD: &[&str] = &[
 
 /// The field drawn by `rows` (top first, bottom row last).
 pub fn field(rows: &[&str]) -> Field {
-    let mut grid = [[0u8; 10]; VISIBLE_HEIGHT];
-    let top = VISIBLE_HEIGHT - rows.len();
-    for (i, row) in rows.iter().enumerate() {
-        for (x, c) in row.bytes().enumerate() {
-            grid[top + i][x] = match c {
-                b'.' => 0,
-                b'X' => OJAMA_VALUE,
-                d => d - b'0',
-            };
-        }
-    }
-    Field::from_rows(&grid).expect("benchmark position is a valid field")
+    Field::from_picture(rows).expect("benchmark position is a valid field")
 }
 
 pub fn prepared(pack: Pack) -> PreparedPack {

@@ -92,7 +92,7 @@ pub fn play<N: Neighbourhood>(
                         summary.answered += 1;
                     }
                     Err((player, e)) => {
-                        let line = reader.field_row_line(player, error_row(&e));
+                        let line = reader.field_row_line(player, e.row());
                         let (whose, number) = (WHOSE[player], turn.turn);
                         let _ = writeln!(log, "input line {line}: turn {number}: {whose} {e}");
                         summary.rejected += 1;
@@ -120,13 +120,6 @@ fn make_player<N: Neighbourhood>(params: &Params) -> Box<dyn Player> {
 
 /// How errors name the two fields of a turn, as the protocol reader does.
 const WHOSE: [&str; 2] = ["my", "the opponent's"];
-
-/// The row (0 = top, as the protocol sends it) a field error is about.
-fn error_row(e: &FieldError) -> usize {
-    match *e {
-        FieldError::BadValue { row, .. } | FieldError::Floating { row, .. } => row,
-    }
-}
 
 fn player_state(view: &PlayerView) -> Result<PlayerState, FieldError> {
     Ok(PlayerState {

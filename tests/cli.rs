@@ -1,9 +1,12 @@
 //! End-to-end tests of the `ysai` binary: recorded games and malformed input on stdin, the
 //! answers on stdout, errors on stderr, exit codes, the command line and `selfcheck`.
 
+mod common;
+use common::{data, load};
+
 use std::fs::{self, File};
-use std::io::{BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::thread;
 
@@ -82,17 +85,6 @@ impl Run {
         assert_eq!(self.code, Some(0), "exit code; stderr:\n{}", self.stderr);
         assert_eq!(self.stderr, "", "stderr");
     }
-}
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/official")
-        .join(name)
-}
-
-fn load(name: &str) -> Vec<Game> {
-    let file = File::open(data(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    read_all(BufReader::new(file)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn ysai(args: &[&str]) -> Command {

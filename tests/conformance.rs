@@ -2,10 +2,10 @@
 //! transcripts must be reproduced by some pair of actions, fields, gauges, stocks and scores
 //! exactly, in both neighbour modes.
 
-use std::fs::File;
-use std::io::BufReader;
-use std::path::Path;
-use ysai::protocol::{read_all, Game, PlayerView, TurnInput};
+mod common;
+use common::{data, load};
+
+use ysai::protocol::{PlayerView, TurnInput};
 use ysai::sim::{play_turn, Action, Field, Neighbourhood, PlayerState, PreparedPack, Shift, Table};
 
 const TRANSCRIPTS: [&str; 4] = [
@@ -17,17 +17,6 @@ const TRANSCRIPTS: [&str; 4] = [
 
 /// Consecutive turn pairs in the four transcripts.
 const EXPECTED_TRANSITIONS: usize = 2_063;
-
-fn data(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/official")
-        .join(name)
-}
-
-fn load(name: &str) -> Vec<Game> {
-    let file = File::open(data(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    read_all(BufReader::new(file)).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
 
 fn player_state(view: &PlayerView) -> PlayerState {
     PlayerState {

@@ -1,19 +1,8 @@
 use super::*;
-use crate::sim::field::OJAMA_VALUE;
 use crate::sim::{Field, Pack, PlayerState, PreparedPack, Shift};
 
 fn field(rows: &[&str]) -> Field {
-    let mut grid = [[0u8; 10]; 16];
-    for (i, row) in rows.iter().enumerate() {
-        for (x, c) in row.bytes().enumerate() {
-            grid[16 - rows.len() + i][x] = match c {
-                b'.' => 0,
-                b'X' => OJAMA_VALUE,
-                d => d - b'0',
-            };
-        }
-    }
-    Field::from_rows(&grid).expect("valid test field")
+    Field::from_picture(rows).expect("valid test field")
 }
 
 fn choose(player: &mut dyn Player, me: &PlayerState, pack: Pack) -> Action {

@@ -51,9 +51,15 @@ pub struct MoveResult {
     pub dead: bool,
 }
 
-/// A value that cannot be a field cell, or a block with nothing under it.
+/// A value that cannot be a field cell, a block with nothing under it, or a picture that does
+/// not fit the 10 x 16 field.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FieldError {
+    BadPicture {
+        row: usize,
+        column: usize,
+        symbol: char,
+    },
     BadValue {
         row: usize,
         column: usize,
@@ -80,6 +86,23 @@ impl fmt::Display for FieldError {
                 row + 1,
                 column + 1
             ),
+            FieldError::BadPicture { row, column, symbol } => write!(
+                f,
+                "picture row {} column {}: `{symbol}` is not `.`, `X` or a digit 1-9, or lies outside 10 x 16",
+                row + 1,
+                column + 1
+            ),
+        }
+    }
+}
+
+impl FieldError {
+    /// The row (0 = top, as the protocol and pictures list them) the error is about.
+    pub fn row(&self) -> usize {
+        match *self {
+            FieldError::BadValue { row, .. }
+            | FieldError::Floating { row, .. }
+            | FieldError::BadPicture { row, .. } => row,
         }
     }
 }
@@ -137,6 +160,34 @@ impl Field {
             }
         }
         Ok(field)
+    }
+
+    /// A field drawn as text, one string per row, top first, the last string being the bottom
+    /// row: digits 1-9, `X` for ojama, `.` for empty. Rows and columns left out are empty.
+    /// Handy for tests and benchmarks: `Field::from_picture(&[".7", "36"])`.
+    pub fn from_picture(picture: &[&str]) -> Result<Self, FieldError> {
+        let mut rows = [[0u8; WIDTH]; VISIBLE_HEIGHT];
+        let top = VISIBLE_HEIGHT.checked_sub(picture.len());
+        for (i, line) in picture.iter().enumerate() {
+            for (x, symbol) in line.chars().enumerate() {
+                let bad = FieldError::BadPicture {
+                    row: i,
+                    column: x,
+                    symbol,
+                };
+                let value = match symbol {
+                    '.' => 0,
+                    'X' => OJAMA_VALUE,
+                    '1'..='9' => symbol as u8 - b'0',
+                    _ => return Err(bad),
+                };
+                let (Some(top), true) = (top, x < WIDTH) else {
+                    return Err(bad);
+                };
+                rows[top + i][x] = value;
+            }
+        }
+        Field::from_rows(&rows)
     }
 
     /// The 16 protocol rows, top first (blocks above row 16 are not shown).

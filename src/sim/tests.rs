@@ -5,20 +5,29 @@ use super::field::{DEATH_HEIGHT, OJAMA_VALUE};
 use super::game::{gauge_damage, offset_ojama};
 use super::*;
 
-/// A field from picture rows, top first, bottom row last: digits, `X` ojama, `.` empty.
+/// A field from picture rows, top first, bottom row last.
 pub fn picture(rows: &[&str]) -> Field {
-    let mut grid = [[0u8; 10]; 16];
-    for (i, row) in rows.iter().enumerate() {
-        let y = 16 - rows.len() + i;
-        for (x, c) in row.chars().enumerate() {
-            grid[y][x] = match c {
-                '.' => 0,
-                'X' => OJAMA_VALUE,
-                d => d.to_digit(10).expect("picture digit") as u8,
-            };
-        }
-    }
-    Field::from_rows(&grid).expect("picture is a valid field")
+    Field::from_picture(rows).expect("picture is a valid field")
+}
+
+#[test]
+fn pictures_outside_the_field_or_with_other_symbols_are_rejected() {
+    assert_eq!(picture(&["X", "7"]).cell(0, 1), OJAMA_VALUE);
+    let too_wide = Field::from_picture(&["12345678912"]);
+    assert!(matches!(
+        too_wide,
+        Err(FieldError::BadPicture { column: 10, .. })
+    ));
+    let zero = Field::from_picture(&["0"]);
+    assert!(matches!(
+        zero,
+        Err(FieldError::BadPicture { symbol: '0', .. })
+    ));
+    assert!(
+        Field::from_picture(&["1"; 17]).is_err(),
+        "17 rows do not fit"
+    );
+    assert!(Field::from_picture(&["1"; 16]).is_ok());
 }
 
 fn pack(top: [u8; 2], bottom: [u8; 2]) -> PreparedPack {
