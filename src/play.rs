@@ -148,6 +148,7 @@ fn answer(
         time_left_ms: turn.players[0].time_left_ms,
     };
     let action = player.choose(&view);
+    debug_assert!(me.is_legal(action), "player chose illegal {action}");
     Ok(if me.is_legal(action) {
         action
     } else {
