@@ -1,6 +1,7 @@
 //! One player's field as bitboards, and everything that happens to it in a turn: the ojama
 //! row, the pack drop or the skill, and the vanish / fall loop.
 
+use super::action::DROP_COLUMNS;
 use super::neighbours::Neighbourhood;
 use super::pack::PreparedPack;
 use super::Action;
@@ -243,7 +244,7 @@ impl Field {
     #[inline]
     pub fn is_dead(&self) -> bool {
         // Adding 128 - 17 to every byte sets its top bit exactly when it is 17 or more
-        // (heights never exceed 21, so no byte carries into the next).
+        // (heights never exceed 19, so no byte carries into the next).
         const LIFT: u128 = u128::from_le_bytes([128 - DEATH_HEIGHT; 16]);
         const TOP: u128 = u128::from_le_bytes([0x80; 16]);
         (u128::from_le_bytes(self.heights) + LIFT) & TOP != 0
@@ -317,13 +318,20 @@ impl Field {
         }
     }
 
-    /// Drops the pack with its left half in column `x` (0..=8) at rotation `rot`, then resolves chains.
+    /// Drops the pack with its left half in column `x` (0..=8) at rotation `rot`, then resolves
+    /// chains. A pack that does not fit (x > 8, or a column overflowing the grid) loses.
     pub fn drop_pack<N: Neighbourhood>(
         &mut self,
         pack: &PreparedPack,
         x: u8,
         rot: u8,
     ) -> MoveResult {
+        if x >= DROP_COLUMNS {
+            return MoveResult {
+                dead: true,
+                ..MoveResult::default()
+            };
+        }
         let mut moved = 0u16;
         let mut placed = BitBoard::ZERO;
         for side in 0..2 {

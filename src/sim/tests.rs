@@ -217,3 +217,11 @@ fn gauge_damage_and_offset_follow_the_rules() {
         assert_eq!((a, b), want);
     }
 }
+
+#[test]
+fn a_drop_outside_the_board_loses_instead_of_panicking() {
+    let mut field = Field::empty();
+    let result = field.drop_pack::<Shift>(&pack([1, 2], [3, 4]), 9, 0);
+    assert!(result.dead);
+    assert_eq!(field, Field::empty());
+}
