@@ -52,6 +52,17 @@ pub struct MoveResult {
     pub dead: bool,
 }
 
+/// What a pack drop put on the field.
+#[derive(Default)]
+struct Placement {
+    /// The cells the blocks took.
+    cells: BitBoard,
+    /// The numbers placed (bits 1..=9).
+    numbers: u16,
+    /// Cells of the complements of placed numbers that touch a placed block.
+    pairs: BitBoard,
+}
+
 /// A value that cannot be a field cell, a block with nothing under it, or a picture that does
 /// not fit the 10 x 16 field.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -282,24 +293,29 @@ impl Field {
         self.boards[around(n)] |= BitBoard::from(*cell_neighbours(x, y));
     }
 
-    /// Stacks the blocks of `landing` (bottom first, 0-padded) on column `x`; returns the cells
-    /// they took, or `None` if the column overflows the grid. The block board and the height
+    /// Stacks the blocks of `landing` (bottom first, 0-padded) on column `x` and records them
+    /// in `placement`; false if the column overflows the grid. The block board and the height
     /// are left to the caller, which updates them once for the whole pack.
     #[inline]
-    fn stack_numbers(&mut self, x: usize, landing: [u8; 2], moved: &mut u16) -> Option<BitBoard> {
-        let mut taken = BitBoard::ZERO;
+    fn stack_numbers(&mut self, x: usize, landing: [u8; 2], placement: &mut Placement) -> bool {
         let base = usize::from(self.heights[x]);
         for (k, value) in landing.into_iter().take_while(|&v| v != 0).enumerate() {
             let y = base + k;
             if y >= HEIGHT {
-                return None;
+                return false;
             }
+            let n = usize::from(value);
             let cell = BitBoard::cell(x, y);
-            self.put_number(x, y, usize::from(value), cell);
-            taken |= cell;
-            *moved |= 1 << value;
+            // The field was stable before the drop, so a new pair has a placed block in it;
+            // checked here, when the later block of the pair lands.
+            let around_cell = BitBoard::from(*cell_neighbours(x, y));
+            placement.pairs |= around_cell & self.boards[10 - n];
+            self.boards[n] |= cell;
+            self.boards[around(n)] |= around_cell;
+            placement.cells |= cell;
+            placement.numbers |= 1 << n;
         }
-        Some(taken)
+        true
     }
 
     /// The turn-start ojama row: one ojama on top of every column.
@@ -332,22 +348,24 @@ impl Field {
                 ..MoveResult::default()
             };
         }
-        let mut moved = 0u16;
-        let mut placed = BitBoard::ZERO;
+        let mut placement = Placement::default();
         for side in 0..2 {
             let column = usize::from(x) + side;
             let landing = pack.landing(rot, side);
-            let Some(taken) = self.stack_numbers(column, landing, &mut moved) else {
+            if !self.stack_numbers(column, landing, &mut placement) {
                 return MoveResult {
                     dead: true,
                     ..MoveResult::default()
                 };
-            };
-            placed |= taken;
+            }
             self.heights[column] += landing.iter().filter(|&&v| v != 0).count() as u8;
         }
-        self.boards[ANY] |= placed;
-        let chains = self.resolve_chains::<N>(moved | complements(moved));
+        self.boards[ANY] |= placement.cells;
+        let chains = if placement.pairs.is_zero() {
+            0
+        } else {
+            self.resolve_chains::<N>(placement.numbers | complements(placement.numbers))
+        };
         let score = chain_score(chains);
         MoveResult {
             chains,
