@@ -1,5 +1,8 @@
 //! The command line: every flag of the original program plus the new engine settings.
 //!
+//! The flags are declared on [`Params`], one per field; this module adds `-ut` and `-ai`, which
+//! set fields in ways a field's own flag cannot, and the subcommands.
+//!
 //! The original read flags with a single dash (`-bw 5000`, `-bcm- -1`); clap reads long flags
 //! with two. [`parse`] accepts both by rewriting a token that is `-` + a known long name into
 //! `--` + that name before clap sees it, and joins a negative value to its flag. Unlike the
@@ -11,9 +14,11 @@ use std::fmt;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::parser::ValueSource;
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
-use crate::params::{NeighbourMode, Params, PlayerKind};
+#[cfg(test)]
+use crate::params::NeighbourMode;
+use crate::params::{heading, Params, PlayerKind};
 
 /// What the command line asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -139,9 +144,6 @@ fn given_flags(matches: &clap::ArgMatches) -> Vec<String> {
         .collect()
 }
 
-/// The defaults shown in `--help` are the ones [`Params::default`] returns.
-const D: Params = Params::DEFAULT;
-
 /// Flags this implementation added; they are shown with two dashes, original flags with one.
 const NEW_FLAGS: &[&str] = &["threads", "neighbours", "seed", "turns", "help", "version"];
 
@@ -160,297 +162,19 @@ stdin/stdout.";
 )]
 struct RawCli {
     #[command(flatten)]
-    search: SearchArgs,
-    #[command(flatten)]
-    first_beam: FirstBeamArgs,
-    #[command(flatten)]
-    turn_beam: TurnBeamArgs,
-    #[command(flatten)]
-    helper_beam: HelperBeamArgs,
-    #[command(flatten)]
-    eval: EvalArgs,
-    #[command(flatten)]
-    debug: DebugArgs,
-    #[command(flatten)]
-    qual: QualArgs,
-    #[command(flatten)]
-    engine: EngineArgs,
-    #[command(subcommand)]
-    command: Option<Command>,
-}
-
-#[derive(Args, Debug)]
-#[command(next_help_heading = "Search")]
-struct SearchArgs {
-    /// Depth of my full search (at most 6)
-    #[arg(long = "d", value_name = "N", default_value_t = D.search_depth)]
-    search_depth: usize,
-    /// Depth of the enemy full search
-    #[arg(long = "ed", value_name = "N", default_value_t = D.enemy_search_depth)]
-    enemy_search_depth: usize,
-    /// Transposition tables; 0 turns them off
-    #[arg(long = "tt", value_name = "N", default_value_t = i32::from(D.use_tt))]
-    use_tt: i32,
-    /// Never reduce the search depth when time runs short
-    #[arg(long = "it")]
-    ignore_time: bool,
-    /// Minimax-style values in my full search
-    #[arg(long = "ai2")]
-    ai2: bool,
-    /// Minimum over the enemy-drop and no-drop branches (needs -ai2)
-    #[arg(long = "ai3")]
-    ai3: bool,
-    /// Skip the counter-attack analysis of the enemy's chains
-    #[arg(long = "ncfc")]
-    no_check_first_chain: bool,
-}
-
-#[derive(Args, Debug)]
-#[command(next_help_heading = "First beam (turn 0)")]
-struct FirstBeamArgs {
-    /// Maximum depth
-    #[arg(long = "bd", value_name = "N", default_value_t = D.beam_depth)]
-    beam_depth: usize,
-    /// Total width per depth
-    #[arg(long = "bw", value_name = "N", default_value_t = D.beam_width)]
-    beam_width: usize,
-    /// Width per chain bucket
-    #[arg(long = "bcw", value_name = "N", default_value_t = D.beam_chain_width)]
-    beam_chain_width: usize,
-    /// Target chain; <= 0 disables the target
-    #[arg(long = "bcm", value_name = "N", default_value_t = D.beam_chain_max)]
-    beam_chain_max: i32,
-    /// Once the target is found, keep chain buckets >= target + N
-    #[arg(long = "bcm-", value_name = "N", default_value_t = D.beam_chain_max_minus)]
-    beam_chain_max_minus: i32,
-    /// Stop once the best chain is >= N; <= 0 never stops
-    #[arg(long = "bcm2", value_name = "N", default_value_t = D.beam_chain_max2)]
-    beam_chain_max2: i32,
-    /// Stop at the depth where the target chain is first reached
-    #[arg(long = "sbcm")]
-    stop_beam_at_chain_max: bool,
-    /// Lowest pack x tried
-    #[arg(long = "bminx", value_name = "N", default_value_t = D.beam_min_x)]
-    beam_min_x: i32,
-    /// Highest pack x tried
-    #[arg(long = "bmaxx", value_name = "N", default_value_t = D.beam_max_x)]
-    beam_max_x: i32,
-    /// Time limit, counted from reading the first pack
-    #[arg(long = "ftl", value_name = "MS", default_value_t = D.first_time_limit_ms)]
-    first_time_limit_ms: u64,
-    /// Deadline for the final selection of any beam
-    #[arg(long = "btl", value_name = "MS", default_value_t = D.beam_time_limit_ms)]
-    beam_time_limit_ms: u64,
-    /// Plan acceptance: upper evaluation threshold
-    #[arg(long = "bihmax", value_name = "N", default_value_t = D.beam_ignore_eval_max)]
-    beam_ignore_eval_max: i32,
-    /// Plan acceptance: lower evaluation threshold
-    #[arg(long = "bihmin", value_name = "N", default_value_t = D.beam_ignore_eval_min)]
-    beam_ignore_eval_min: i32,
-    /// Plan acceptance: margin to the best full-search move
-    #[arg(long = "bihd", value_name = "N", default_value_t = D.beam_ignore_eval_diff)]
-    beam_ignore_eval_diff: i32,
-}
-
-#[derive(Args, Debug)]
-#[command(next_help_heading = "Per-turn beams")]
-struct TurnBeamArgs {
-    /// Run a chain beam every turn after the first plan, and allow skill mode
-    #[arg(long = "nc")]
-    next_chain: bool,
-    /// Width
-    #[arg(long = "nbw", value_name = "N", default_value_t = D.next_beam_width)]
-    next_beam_width: usize,
-    /// Width per chain bucket
-    #[arg(long = "nbcw", value_name = "N", default_value_t = D.next_beam_chain_width)]
-    next_beam_chain_width: usize,
-    /// Depth (also of the enemy beam of the skill-mode decision)
-    #[arg(long = "nbd", value_name = "N", default_value_t = D.next_beam_depth)]
-    next_beam_depth: usize,
-    /// Time per turn
-    #[arg(long = "nftl", value_name = "MS", default_value_t = D.next_beam_time_ms)]
-    next_beam_time_ms: u64,
-    /// Consider skill mode when no chain of this size is reachable
-    #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
-    next_beam_min_chain: i32,
-    /// Acceptance margin to the best full-search move
-    #[arg(long = "nbihd", value_name = "N", default_value_t = D.next_beam_ignore_eval_diff)]
-    next_beam_ignore_eval_diff: i32,
-    /// Start the game in skill mode
-    #[arg(long = "fsm")]
-    first_skill_mode: bool,
-}
-
-#[derive(Args, Debug)]
-#[command(next_help_heading = "Helper beams (counter analysis, skill decision, safety, skill)")]
-struct HelperBeamArgs {
-    /// Counter analysis: enemy beam width
-    #[arg(long = "ebw", value_name = "N", default_value_t = D.enemy_beam_width)]
-    enemy_beam_width: usize,
-    /// Counter analysis: width per chain bucket
-    #[arg(long = "ebcw", value_name = "N", default_value_t = D.enemy_beam_chain_width)]
-    enemy_beam_chain_width: usize,
-    /// Counter analysis: depth of the first enemy beam
-    #[arg(long = "ebd", value_name = "N", default_value_t = D.enemy_beam_depth)]
-    enemy_beam_depth: usize,
-    /// Counter analysis: time per beam
-    #[arg(long = "ebt", value_name = "MS", default_value_t = D.enemy_beam_time_ms)]
-    enemy_beam_time_ms: u64,
-    /// Skill-mode decision: enemy beam width
-    #[arg(long = "nebw", value_name = "N", default_value_t = D.next_enemy_beam_width)]
-    next_enemy_beam_width: usize,
-    /// Skill-mode decision: width per chain bucket
-    #[arg(long = "nebcw", value_name = "N", default_value_t = D.next_enemy_beam_chain_width)]
-    next_enemy_beam_chain_width: usize,
-    /// Skill-mode decision: time
-    #[arg(long = "nebt", value_name = "MS", default_value_t = D.next_enemy_beam_time_ms)]
-    next_enemy_beam_time_ms: u64,
-    /// Safety beam (enemy attacks during my plan): width
-    #[arg(long = "dbw", value_name = "N", default_value_t = D.dropped_beam_width)]
-    dropped_beam_width: usize,
-    /// Safety beam: width per chain bucket
-    #[arg(long = "dbcw", value_name = "N", default_value_t = D.dropped_beam_chain_width)]
-    dropped_beam_chain_width: usize,
-    /// Safety beam: depth
-    #[arg(long = "dbd", value_name = "N", default_value_t = D.dropped_beam_depth)]
-    dropped_beam_depth: usize,
-    /// Safety beam: time per drop depth
-    #[arg(long = "dbt", value_name = "MS", default_value_t = D.dropped_beam_time_ms)]
-    dropped_beam_time_ms: u64,
-    /// Skill beam: width
-    #[arg(long = "sbw", value_name = "N", default_value_t = D.skill_beam_width)]
-    skill_beam_width: usize,
-    /// Skill beam: width per chain bucket
-    #[arg(long = "sbcw", value_name = "N", default_value_t = D.skill_beam_chain_width)]
-    skill_beam_chain_width: usize,
-    /// Skill beam: depth
-    #[arg(long = "sbd", value_name = "N", default_value_t = D.skill_beam_depth)]
-    skill_beam_depth: usize,
-    /// Skill beam: time
-    #[arg(long = "sbt", value_name = "MS", default_value_t = D.skill_beam_time_ms)]
-    skill_beam_time_ms: u64,
-}
-
-#[derive(Args, Debug)]
-#[command(next_help_heading = "Evaluation")]
-struct EvalArgs {
-    /// Per column of height >= 17 while the skill gauge is below 80
-    #[arg(long = "hl", value_name = "N", default_value_t = D.eval_limit)]
-    eval_limit: i32,
-    /// Qualifier's -hl
-    #[arg(long = "hl0", value_name = "N", default_value_t = D.eval_limit_0)]
-    eval_limit_0: i32,
-    /// Qualifier: parsed, never used
-    #[arg(long = "hl1", value_name = "N", default_value_t = D.eval_limit_1)]
-    eval_limit_1: i32,
-    /// Qualifier: parsed, never used
-    #[arg(long = "hl2", value_name = "N", default_value_t = D.eval_limit_2)]
-    eval_limit_2: i32,
-    /// Per branch where the enemy may drop ojama
-    #[arg(long = "emdh", value_name = "X", default_value_t = D.enemy_may_drop_eval)]
-    enemy_may_drop_eval: f64,
-    /// Per branch where the enemy chose not to drop ojama (qualifier: 15)
-    #[arg(long = "endh", value_name = "X", default_value_t = D.enemy_not_drop_eval)]
-    enemy_not_drop_eval: f64,
-    /// Chains shorter than this get the -fmcm penalty
-    #[arg(long = "fmcn", value_name = "N", default_value_t = D.first_min_chain_num)]
-    first_min_chain_num: i32,
-    /// Penalty for firing a chain shorter than -fmcn
-    #[arg(long = "fmcm", value_name = "X", default_value_t = D.first_min_chain_minus)]
-    first_min_chain_minus: f64,
-    /// Chains shorter than this get the -smcm penalty
-    #[arg(long = "smcn", value_name = "N", default_value_t = D.second_min_chain_num)]
-    second_min_chain_num: i32,
-    /// Penalty for firing a chain shorter than -smcn
-    #[arg(long = "smcm", value_name = "X", default_value_t = D.second_min_chain_minus)]
-    second_min_chain_minus: f64,
-    /// Drop the enemy-skill term
-    #[arg(long = "nes")]
-    no_enemy_skill: bool,
-}
-
-#[derive(Args, Debug)]
-#[command(next_help_heading = "Debug")]
-struct DebugArgs {
-    /// Verbose debug output with both fields every turn (implies -tm)
-    #[arg(long = "m")]
-    debug_msg: bool,
-    /// Parameter dump and one debug line per turn on stderr
-    #[arg(long = "tm")]
-    turn_debug_msg: bool,
-    /// Print every chain step of every simulated move; with -t, replay -bx/-br and exit
-    #[arg(long = "sc")]
-    show_chain: bool,
-    /// Benchmark the first beam on every game-start block of the input
-    #[arg(long = "cb")]
-    beam_benchmark: bool,
-    /// Play game N (0-based) of a multi-game input file
-    #[arg(long = "g", value_name = "N", default_value_t = D.check_game)]
-    check_game: i32,
-    /// Compute and output only turn N; -1: every turn
-    #[arg(long = "t", value_name = "N", default_value_t = D.check_turn)]
-    check_turn: i32,
-    /// Forced move x at the -t turn (-1 = skill, -2 = none)
-    #[arg(long = "bx", value_name = "N", default_value_t = D.forced_x)]
-    forced_x: i32,
-    /// Forced rotation at the -t turn (-1 = none)
-    #[arg(long = "br", value_name = "N", default_value_t = D.forced_r)]
-    forced_r: i32,
-    /// Second forced move x for the -t -sc replay
-    #[arg(long = "bx2", value_name = "N", default_value_t = D.forced_x2)]
-    forced_x2: i32,
-    /// Second forced rotation; the second move is replayed only if >= 0
-    #[arg(long = "br2", value_name = "N", default_value_t = D.forced_r2)]
-    forced_r2: i32,
-    /// Accepted for compatibility; has no effect
-    #[arg(long = "sma")]
-    show_my_analyze: bool,
-    /// Accepted for compatibility; has no effect
-    #[arg(long = "es")]
-    calc_my_estatus: bool,
-}
-
-#[derive(Args, Debug)]
-#[command(next_help_heading = "Qualifier version")]
-struct QualArgs {
-    /// Use the normal first beam instead of the qualifier's beamsearch_first
-    #[arg(long = "nfb")]
-    no_new_first_beam: bool,
-    /// Time limit of beamsearch_first
-    #[arg(long = "brtl", value_name = "MS", default_value_t = D.first_beam_reduce_time_ms)]
-    first_beam_reduce_time_ms: u64,
-    /// Old beam evaluation chain*100 + blocks, without cut-off
-    #[arg(long = "nubhm")]
-    no_beam_eval_mul: bool,
-    /// First-beam evaluation multiplier (the original overwrote it)
-    #[arg(long = "bhm", value_name = "X", default_value_t = D.first_beam_eval_mul)]
-    first_beam_eval_mul: f64,
-    /// Per-turn beam evaluation multiplier (the original overwrote it)
-    #[arg(long = "nbhm", value_name = "X", default_value_t = D.next_beam_eval_mul)]
-    next_beam_eval_mul: f64,
-}
-
-#[derive(Args, Debug)]
-#[command(next_help_heading = "Engine")]
-struct EngineArgs {
-    /// Worker threads; 0 = all cores
-    #[arg(long = "threads", value_name = "N",
-          default_value_t = D.threads, overrides_with = "use_all_cores")]
-    threads: usize,
+    params: Params,
+    // `--help` lists these two after `--threads` (display order 1) and before `--neighbours` (4).
     /// Use all cores (same as --threads 0)
-    #[arg(long = "ut", overrides_with = "threads")]
+    #[arg(long = "ut", overrides_with = "threads", help_heading = heading::ENGINE,
+          display_order = 2)]
     use_all_cores: bool,
     /// Player, or the qualifier's aitype: 0 full search only, 1 no beams, 2 chain beams
     #[arg(long = "ai", value_name = "random|greedy|0..2", value_parser = parse_ai,
-          default_value_t = AiChoice::Player(D.player))]
+          default_value_t = AiChoice::Player(Params::DEFAULT.player),
+          help_heading = heading::ENGINE, display_order = 3)]
     ai: AiChoice,
-    /// Neighbour lookup of the simulator: table (precomputed, 160 MiB) or shift (bit shifts)
-    #[arg(long = "neighbours", value_name = "table|shift", value_enum, hide_possible_values = true,
-          default_value_t = D.neighbours)]
-    neighbours: NeighbourMode,
-    /// Seed of the random player
-    #[arg(long = "seed", value_name = "N", default_value_t = D.seed)]
-    seed: u64,
+    #[command(subcommand)]
+    command: Option<Command>,
 }
 
 /// The one `-ai` flag names either a player (new) or the qualifier's numeric aitype.
@@ -484,139 +208,19 @@ fn parse_ai(s: &str) -> Result<AiChoice, String> {
 
 impl RawCli {
     fn into_cli(self) -> Cli {
-        let mut p = Params::default();
-        self.search.apply(&mut p);
-        self.first_beam.apply(&mut p);
-        self.turn_beam.apply(&mut p);
-        self.helper_beam.apply(&mut p);
-        self.eval.apply(&mut p);
-        self.debug.apply(&mut p);
-        self.qual.apply(&mut p);
-        self.engine.apply(&mut p);
+        let mut params = self.params;
+        if self.use_all_cores {
+            params.threads = 0;
+        }
+        match self.ai {
+            AiChoice::Player(kind) => params.player = kind,
+            AiChoice::Type(n) => params.ai_type = n,
+        }
         Cli {
-            params: p,
+            params,
             command: self.command,
             given: Vec::new(),
         }
-    }
-}
-
-impl SearchArgs {
-    fn apply(self, p: &mut Params) {
-        p.search_depth = self.search_depth;
-        p.enemy_search_depth = self.enemy_search_depth;
-        p.use_tt = self.use_tt != 0;
-        p.ignore_time = self.ignore_time;
-        p.ai2_minimax = self.ai2;
-        p.ai3_min_over_drops = self.ai3;
-        p.check_first_chain = !self.no_check_first_chain;
-    }
-}
-
-impl FirstBeamArgs {
-    fn apply(self, p: &mut Params) {
-        p.beam_depth = self.beam_depth;
-        p.beam_width = self.beam_width;
-        p.beam_chain_width = self.beam_chain_width;
-        p.beam_chain_max = self.beam_chain_max;
-        p.beam_chain_max_minus = self.beam_chain_max_minus;
-        p.beam_chain_max2 = self.beam_chain_max2;
-        p.stop_beam_at_chain_max = self.stop_beam_at_chain_max;
-        p.beam_min_x = self.beam_min_x;
-        p.beam_max_x = self.beam_max_x;
-        p.first_time_limit_ms = self.first_time_limit_ms;
-        p.beam_time_limit_ms = self.beam_time_limit_ms;
-        p.beam_ignore_eval_max = self.beam_ignore_eval_max;
-        p.beam_ignore_eval_min = self.beam_ignore_eval_min;
-        p.beam_ignore_eval_diff = self.beam_ignore_eval_diff;
-    }
-}
-
-impl TurnBeamArgs {
-    fn apply(self, p: &mut Params) {
-        p.next_chain = self.next_chain;
-        p.next_beam_width = self.next_beam_width;
-        p.next_beam_chain_width = self.next_beam_chain_width;
-        p.next_beam_depth = self.next_beam_depth;
-        p.next_beam_time_ms = self.next_beam_time_ms;
-        p.next_beam_min_chain = self.next_beam_min_chain;
-        p.next_beam_ignore_eval_diff = self.next_beam_ignore_eval_diff;
-        p.first_skill_mode = self.first_skill_mode;
-    }
-}
-
-impl HelperBeamArgs {
-    fn apply(self, p: &mut Params) {
-        p.enemy_beam_width = self.enemy_beam_width;
-        p.enemy_beam_chain_width = self.enemy_beam_chain_width;
-        p.enemy_beam_depth = self.enemy_beam_depth;
-        p.enemy_beam_time_ms = self.enemy_beam_time_ms;
-        p.next_enemy_beam_width = self.next_enemy_beam_width;
-        p.next_enemy_beam_chain_width = self.next_enemy_beam_chain_width;
-        p.next_enemy_beam_time_ms = self.next_enemy_beam_time_ms;
-        p.dropped_beam_width = self.dropped_beam_width;
-        p.dropped_beam_chain_width = self.dropped_beam_chain_width;
-        p.dropped_beam_depth = self.dropped_beam_depth;
-        p.dropped_beam_time_ms = self.dropped_beam_time_ms;
-        p.skill_beam_width = self.skill_beam_width;
-        p.skill_beam_chain_width = self.skill_beam_chain_width;
-        p.skill_beam_depth = self.skill_beam_depth;
-        p.skill_beam_time_ms = self.skill_beam_time_ms;
-    }
-}
-
-impl EvalArgs {
-    fn apply(self, p: &mut Params) {
-        p.eval_limit = self.eval_limit;
-        p.eval_limit_0 = self.eval_limit_0;
-        p.eval_limit_1 = self.eval_limit_1;
-        p.eval_limit_2 = self.eval_limit_2;
-        p.enemy_may_drop_eval = self.enemy_may_drop_eval;
-        p.enemy_not_drop_eval = self.enemy_not_drop_eval;
-        p.first_min_chain_num = self.first_min_chain_num;
-        p.first_min_chain_minus = self.first_min_chain_minus;
-        p.second_min_chain_num = self.second_min_chain_num;
-        p.second_min_chain_minus = self.second_min_chain_minus;
-        p.calc_enemy_skill = !self.no_enemy_skill;
-    }
-}
-
-impl DebugArgs {
-    fn apply(self, p: &mut Params) {
-        p.debug_msg = self.debug_msg;
-        p.turn_debug_msg = self.turn_debug_msg || self.debug_msg;
-        p.show_chain = self.show_chain;
-        p.beam_benchmark = self.beam_benchmark;
-        p.check_game = self.check_game;
-        p.check_turn = self.check_turn;
-        p.forced_x = self.forced_x;
-        p.forced_r = self.forced_r;
-        p.forced_x2 = self.forced_x2;
-        p.forced_r2 = self.forced_r2;
-        p.show_my_analyze = self.show_my_analyze;
-        p.calc_my_estatus = self.calc_my_estatus;
-    }
-}
-
-impl QualArgs {
-    fn apply(self, p: &mut Params) {
-        p.use_new_first_beam = !self.no_new_first_beam;
-        p.first_beam_reduce_time_ms = self.first_beam_reduce_time_ms;
-        p.use_beam_eval_mul = !self.no_beam_eval_mul;
-        p.first_beam_eval_mul = self.first_beam_eval_mul;
-        p.next_beam_eval_mul = self.next_beam_eval_mul;
-    }
-}
-
-impl EngineArgs {
-    fn apply(self, p: &mut Params) {
-        p.threads = if self.use_all_cores { 0 } else { self.threads };
-        match self.ai {
-            AiChoice::Player(kind) => p.player = kind,
-            AiChoice::Type(n) => p.ai_type = n,
-        }
-        p.neighbours = self.neighbours;
-        p.seed = self.seed;
     }
 }
 

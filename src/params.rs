@@ -4,6 +4,28 @@
 //! those of the final version; flags that only the qualifier version had use the qualifier's
 //! default. Values are stored as given: range checks and clamping belong to the code that uses
 //! them, so that a replayed command line means exactly what it meant to the original.
+//!
+//! Each field also declares its command-line flag: name, value, default (from
+//! [`Params::DEFAULT`]), help line and `--help` heading. [`crate::cli`] adds the two flags that
+//! have no field of their own (`-ut`, `-ai`), the single-dash spelling and the error messages.
+
+use clap::builder::TypedValueParser;
+use clap::ArgAction;
+
+/// The defaults shown in `--help` are the ones [`Params::default`] returns.
+const D: Params = Params::DEFAULT;
+
+/// The `--help` headings, one per group of fields.
+pub(crate) mod heading {
+    pub const SEARCH: &str = "Search";
+    pub const FIRST_BEAM: &str = "First beam (turn 0)";
+    pub const TURN_BEAMS: &str = "Per-turn beams";
+    pub const HELPER_BEAMS: &str = "Helper beams (counter analysis, skill decision, safety, skill)";
+    pub const EVALUATION: &str = "Evaluation";
+    pub const DEBUG: &str = "Debug";
+    pub const QUALIFIER: &str = "Qualifier version";
+    pub const ENGINE: &str = "Engine";
+}
 
 /// Which move chooser plays the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -23,183 +45,376 @@ pub enum NeighbourMode {
     Shift,
 }
 
-/// All settings of one run.
-#[derive(Clone, Debug, PartialEq)]
+/// All settings of one run, and the command-line flag of each.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
 pub struct Params {
     // --- Search ---
     /// `-d N` (searchDepth): depth of my full search (the original's maximum is 6).
+    #[arg(long = "d", value_name = "N", default_value_t = D.search_depth)]
+    #[arg(help_heading = heading::SEARCH, help = "Depth of my full search (at most 6)")]
     pub search_depth: usize,
     /// `-ed N` (enesearchDepth): depth of the enemy full search.
+    #[arg(long = "ed", value_name = "N", default_value_t = D.enemy_search_depth)]
+    #[arg(help_heading = heading::SEARCH, help = "Depth of the enemy full search")]
     pub enemy_search_depth: usize,
     /// `-tt N` (usett): transposition tables on; `-tt 0` turns them off.
+    #[arg(long = "tt", value_name = "N", action = ArgAction::Set,
+          value_parser = clap::value_parser!(i32).map(|n| n != 0),
+          default_value = if D.use_tt { "1" } else { "0" })]
+    #[arg(help_heading = heading::SEARCH, help = "Transposition tables; 0 turns them off")]
     pub use_tt: bool,
     /// `-it` (ignoretime): never reduce search depths when time runs short (§9i).
+    #[arg(long = "it")]
+    #[arg(help_heading = heading::SEARCH,
+          help = "Never reduce the search depth when time runs short")]
     pub ignore_time: bool,
     /// `-ai2` (ai2): my full search returns minimax-style values (§9d).
+    #[arg(long = "ai2")]
+    #[arg(help_heading = heading::SEARCH, help = "Minimax-style values in my full search")]
     pub ai2_minimax: bool,
     /// `-ai3` (ai3): take the minimum over the enemy-drop and no-drop branches (needs `-ai2`).
+    #[arg(long = "ai3")]
+    #[arg(help_heading = heading::SEARCH,
+          help = "Minimum over the enemy-drop and no-drop branches (needs -ai2)")]
     pub ai3_min_over_drops: bool,
     /// `-ncfc` (checkfirstchain = false): `false` skips the counter-attack analysis (§9e).
+    #[arg(long = "ncfc", action = ArgAction::SetFalse)]
+    #[arg(help_heading = heading::SEARCH,
+          help = "Skip the counter-attack analysis of the enemy's chains")]
     pub check_first_chain: bool,
 
     // --- First beam (turn 0) ---
     /// `-bd N` (beamsearchDepth): maximum depth of the first chain-building beam.
+    #[arg(long = "bd", value_name = "N", default_value_t = D.beam_depth)]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Maximum depth")]
     pub beam_depth: usize,
     /// `-bw N` (beamsearchWidth): first-beam total width per depth.
+    #[arg(long = "bw", value_name = "N", default_value_t = D.beam_width)]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Total width per depth")]
     pub beam_width: usize,
     /// `-bcw N` (beamsearchChainWidth): first-beam width per chain bucket.
+    #[arg(long = "bcw", value_name = "N", default_value_t = D.beam_chain_width)]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Width per chain bucket")]
     pub beam_chain_width: usize,
     /// `-bcm N` (beamChainmax1): target chain of the first beam; `<= 0` disables the target.
+    #[arg(long = "bcm", value_name = "N", default_value_t = D.beam_chain_max)]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Target chain; <= 0 disables the target")]
     pub beam_chain_max: i32,
     /// `-bcm- N` (beamChainmaxminus): once the target is found, keep buckets `>= target + N`.
     /// The final version clamped a parsed positive N to 0 while the unparsed default 1 stays 1;
     /// the qualifier kept buckets `>= best - N` unclamped. The raw value is kept here.
+    #[arg(long = "bcm-", value_name = "N", default_value_t = D.beam_chain_max_minus)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Once the target is found, keep chain buckets >= target + N")]
     pub beam_chain_max_minus: i32,
     /// `-bcm2 N` (beamChainmax2): stop the first beam once its best chain is `>= N`; `<= 0`: never.
+    #[arg(long = "bcm2", value_name = "N", default_value_t = D.beam_chain_max2)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Stop once the best chain is >= N; <= 0 never stops")]
     pub beam_chain_max2: i32,
     /// `-sbcm` (stopbeamChainmax): stop the first beam at the depth that first reaches the target.
+    #[arg(long = "sbcm")]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Stop at the depth where the target chain is first reached")]
     pub stop_beam_at_chain_max: bool,
     /// `-bminx N` (beamminx): lowest pack x the first beam tries.
+    #[arg(long = "bminx", value_name = "N", default_value_t = D.beam_min_x)]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Lowest pack x tried")]
     pub beam_min_x: i32,
     /// `-bmaxx N` (beammaxx): highest pack x the first beam tries.
+    #[arg(long = "bmaxx", value_name = "N", default_value_t = D.beam_max_x)]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Highest pack x tried")]
     pub beam_max_x: i32,
     /// `-ftl MS` (firsttimelimit): first-beam time limit, counted from reading the first pack.
+    #[arg(long = "ftl", value_name = "MS", default_value_t = D.first_time_limit_ms)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Time limit, counted from reading the first pack")]
     pub first_time_limit_ms: u64,
     /// `-btl MS` (beamtimelimit): deadline for the final sort and selection of any beam.
+    #[arg(long = "btl", value_name = "MS", default_value_t = D.beam_time_limit_ms)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Deadline for the final selection of any beam")]
     pub beam_time_limit_ms: u64,
     /// `-bihmax N` (beamIgnoreHyoukamax): plan-acceptance threshold (§9h).
+    #[arg(long = "bihmax", value_name = "N", default_value_t = D.beam_ignore_eval_max)]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Plan acceptance: upper evaluation threshold")]
     pub beam_ignore_eval_max: i32,
     /// `-bihmin N` (beamIgnoreHyoukamin): plan-acceptance threshold (§9h).
+    #[arg(long = "bihmin", value_name = "N", default_value_t = D.beam_ignore_eval_min)]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Plan acceptance: lower evaluation threshold")]
     pub beam_ignore_eval_min: i32,
     /// `-bihd N` (beamIgnoreHyoukadiff): plan-acceptance margin (§9h).
+    #[arg(long = "bihd", value_name = "N", default_value_t = D.beam_ignore_eval_diff)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Plan acceptance: margin to the best full-search move")]
     pub beam_ignore_eval_diff: i32,
 
     // --- Per-turn beams ---
     /// `-nc` (nextchain): run a beam every turn once the first plan is over, and allow skill mode.
+    #[arg(long = "nc")]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Run a chain beam every turn after the first plan, and allow skill mode")]
     pub next_chain: bool,
     /// `-nbw N` (nextbeamsearchWidth): per-turn beam width.
+    #[arg(long = "nbw", value_name = "N", default_value_t = D.next_beam_width)]
+    #[arg(help_heading = heading::TURN_BEAMS, help = "Width")]
     pub next_beam_width: usize,
     /// `-nbcw N` (nextbeamsearchChainWidth): per-turn beam width per chain bucket.
+    #[arg(long = "nbcw", value_name = "N", default_value_t = D.next_beam_chain_width)]
+    #[arg(help_heading = heading::TURN_BEAMS, help = "Width per chain bucket")]
     pub next_beam_chain_width: usize,
     /// `-nbd N` (nextbeamsearchDepth): per-turn beam depth (also the enemy beam of §9g).
+    #[arg(long = "nbd", value_name = "N", default_value_t = D.next_beam_depth)]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Depth (also of the enemy beam of the skill-mode decision)")]
     pub next_beam_depth: usize,
     /// `-nftl MS` (nextfirsttimelimit): per-turn beam time.
+    #[arg(long = "nftl", value_name = "MS", default_value_t = D.next_beam_time_ms)]
+    #[arg(help_heading = heading::TURN_BEAMS, help = "Time per turn")]
     pub next_beam_time_ms: u64,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
+    #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Consider skill mode when no chain of this size is reachable")]
     pub next_beam_min_chain: i32,
     /// `-nbihd N` (nextbeamIgnoreHyoukadiff): per-turn beam acceptance margin (§9h).
+    #[arg(long = "nbihd", value_name = "N", default_value_t = D.next_beam_ignore_eval_diff)]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Acceptance margin to the best full-search move")]
     pub next_beam_ignore_eval_diff: i32,
     /// `-fsm` (firstskillmode): start the game in skill mode.
+    #[arg(long = "fsm")]
+    #[arg(help_heading = heading::TURN_BEAMS, help = "Start the game in skill mode")]
     pub first_skill_mode: bool,
 
     // --- Helper beams ---
     /// `-ebw N` (enebeamsearchWidth): counter analysis, enemy beam width (§9e).
+    #[arg(long = "ebw", value_name = "N", default_value_t = D.enemy_beam_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: enemy beam width")]
     pub enemy_beam_width: usize,
     /// `-ebcw N` (enebeamsearchChainWidth): counter analysis, width per chain bucket.
+    #[arg(long = "ebcw", value_name = "N", default_value_t = D.enemy_beam_chain_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: width per chain bucket")]
     pub enemy_beam_chain_width: usize,
     /// `-ebd N` (enebeamsearchDepth): counter analysis, depth of the first enemy beam.
+    #[arg(long = "ebd", value_name = "N", default_value_t = D.enemy_beam_depth)]
+    #[arg(help_heading = heading::HELPER_BEAMS,
+          help = "Counter analysis: depth of the first enemy beam")]
     pub enemy_beam_depth: usize,
     /// `-ebt MS` (enebeamsearchlimit): counter analysis, time per beam.
+    #[arg(long = "ebt", value_name = "MS", default_value_t = D.enemy_beam_time_ms)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: time per beam")]
     pub enemy_beam_time_ms: u64,
     /// `-nebw N` (nextenebeamsearchWidth): enemy beam width for the skill-mode decision (§9g).
+    #[arg(long = "nebw", value_name = "N", default_value_t = D.next_enemy_beam_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill-mode decision: enemy beam width")]
     pub next_enemy_beam_width: usize,
     /// `-nebcw N` (nextenebeamsearchChainWidth): that beam's width per chain bucket.
+    #[arg(long = "nebcw", value_name = "N", default_value_t = D.next_enemy_beam_chain_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS,
+          help = "Skill-mode decision: width per chain bucket")]
     pub next_enemy_beam_chain_width: usize,
     /// `-nebt MS` (nextenebeamsearchlimit): that beam's time.
+    #[arg(long = "nebt", value_name = "MS", default_value_t = D.next_enemy_beam_time_ms)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill-mode decision: time")]
     pub next_enemy_beam_time_ms: u64,
     /// `-dbw N` (droppedbeamsearchWidth): safety beam width (§9f).
+    #[arg(long = "dbw", value_name = "N", default_value_t = D.dropped_beam_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS,
+          help = "Safety beam (enemy attacks during my plan): width")]
     pub dropped_beam_width: usize,
     /// `-dbcw N` (droppedbeamsearchChainWidth): safety beam width per chain bucket.
+    #[arg(long = "dbcw", value_name = "N", default_value_t = D.dropped_beam_chain_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Safety beam: width per chain bucket")]
     pub dropped_beam_chain_width: usize,
     /// `-dbd N` (droppedbeamsearchDepth): safety beam depth.
+    #[arg(long = "dbd", value_name = "N", default_value_t = D.dropped_beam_depth)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Safety beam: depth")]
     pub dropped_beam_depth: usize,
     /// `-dbt MS` (droppedbeamsearchlimit): safety beam time, per drop depth.
+    #[arg(long = "dbt", value_name = "MS", default_value_t = D.dropped_beam_time_ms)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Safety beam: time per drop depth")]
     pub dropped_beam_time_ms: u64,
     /// `-sbw N` (skillbeamsearchWidth): skill beam width (§9g).
+    #[arg(long = "sbw", value_name = "N", default_value_t = D.skill_beam_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: width")]
     pub skill_beam_width: usize,
     /// `-sbcw N` (skillbeamsearchChainWidth): skill beam width per chain bucket.
+    #[arg(long = "sbcw", value_name = "N", default_value_t = D.skill_beam_chain_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: width per chain bucket")]
     pub skill_beam_chain_width: usize,
     /// `-sbd N` (skillbeamsearchDepth): skill beam depth.
+    #[arg(long = "sbd", value_name = "N", default_value_t = D.skill_beam_depth)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: depth")]
     pub skill_beam_depth: usize,
     /// `-sbt MS` (skillbeamsearchlimit): skill beam time.
+    #[arg(long = "sbt", value_name = "MS", default_value_t = D.skill_beam_time_ms)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: time")]
     pub skill_beam_time_ms: u64,
 
     // --- Evaluation ---
     /// `-hl N` (hyouka_limit): evaluation per column of height >= 17 while the gauge is below 80.
+    #[arg(long = "hl", value_name = "N", default_value_t = D.eval_limit)]
+    #[arg(help_heading = heading::EVALUATION,
+          help = "Per column of height >= 17 while the skill gauge is below 80")]
     pub eval_limit: i32,
     /// `-hl0 N` (hyouka_limit_0, qualifier): the qualifier's version of `-hl`.
+    #[arg(long = "hl0", value_name = "N", default_value_t = D.eval_limit_0)]
+    #[arg(help_heading = heading::EVALUATION, help = "Qualifier's -hl")]
     pub eval_limit_0: i32,
     /// `-hl1 N` (hyouka_limit_1, qualifier): parsed by the qualifier but never used.
+    #[arg(long = "hl1", value_name = "N", default_value_t = D.eval_limit_1)]
+    #[arg(help_heading = heading::EVALUATION, help = "Qualifier: parsed, never used")]
     pub eval_limit_1: i32,
     /// `-hl2 N` (hyouka_limit_2, qualifier): parsed by the qualifier but never used.
+    #[arg(long = "hl2", value_name = "N", default_value_t = D.eval_limit_2)]
+    #[arg(help_heading = heading::EVALUATION, help = "Qualifier: parsed, never used")]
     pub eval_limit_2: i32,
     /// `-emdh X` (enemaydrophyouka): evaluation per "enemy may drop ojama" branch (§10).
+    #[arg(long = "emdh", value_name = "X", default_value_t = D.enemy_may_drop_eval)]
+    #[arg(help_heading = heading::EVALUATION, help = "Per branch where the enemy may drop ojama")]
     pub enemy_may_drop_eval: f64,
     /// `-endh X` (enenotdrophyouka): evaluation per "enemy chose not to drop" branch (§10).
     /// The qualifier's default was 15.
+    #[arg(long = "endh", value_name = "X", default_value_t = D.enemy_not_drop_eval)]
+    #[arg(help_heading = heading::EVALUATION,
+          help = "Per branch where the enemy chose not to drop ojama (qualifier: 15)")]
     pub enemy_not_drop_eval: f64,
     /// `-fmcn N` (firstminchainnum): chains shorter than this get `first_min_chain_minus` (§10).
+    #[arg(long = "fmcn", value_name = "N", default_value_t = D.first_min_chain_num)]
+    #[arg(help_heading = heading::EVALUATION,
+          help = "Chains shorter than this get the -fmcm penalty")]
     pub first_min_chain_num: i32,
     /// `-fmcm X` (firstminchainminus): penalty for firing a chain below `first_min_chain_num`.
+    #[arg(long = "fmcm", value_name = "X", default_value_t = D.first_min_chain_minus)]
+    #[arg(help_heading = heading::EVALUATION,
+          help = "Penalty for firing a chain shorter than -fmcn")]
     pub first_min_chain_minus: f64,
     /// `-smcn N` (secondminchainnum): chains shorter than this get `second_min_chain_minus`.
+    #[arg(long = "smcn", value_name = "N", default_value_t = D.second_min_chain_num)]
+    #[arg(help_heading = heading::EVALUATION,
+          help = "Chains shorter than this get the -smcm penalty")]
     pub second_min_chain_num: i32,
     /// `-smcm X` (secondminchainminus): penalty for firing a chain below `second_min_chain_num`.
+    #[arg(long = "smcm", value_name = "X", default_value_t = D.second_min_chain_minus)]
+    #[arg(help_heading = heading::EVALUATION,
+          help = "Penalty for firing a chain shorter than -smcn")]
     pub second_min_chain_minus: f64,
     /// `-nes` (calceneskill = false): `false` drops the enemy-skill evaluation term.
+    #[arg(long = "nes", action = ArgAction::SetFalse)]
+    #[arg(help_heading = heading::EVALUATION, help = "Drop the enemy-skill term")]
     pub calc_enemy_skill: bool,
 
     // --- Debug ---
     /// `-m` (debugmsg): verbose debug output with both fields every turn (§14); implies `-tm`.
+    #[arg(long = "m")]
+    #[arg(help_heading = heading::DEBUG,
+          help = "Verbose debug output with both fields every turn (implies -tm)")]
     pub debug_msg: bool,
-    /// `-tm` (turndebugmsg): the parameter dump and one debug line per turn on stderr.
+    /// `-tm` (turndebugmsg): the parameter dump and one debug line per turn on stderr; `-m`
+    /// sets it too (as a default, so that `-tm` does not count as given).
+    #[arg(long = "tm", default_value_if("debug_msg", "true", "true"))]
+    #[arg(help_heading = heading::DEBUG,
+          help = "Parameter dump and one debug line per turn on stderr")]
     pub turn_debug_msg: bool,
     /// `-sc` (showchain): print every chain step of every simulated move; with `-t`: replay, exit.
+    #[arg(long = "sc")]
+    #[arg(help_heading = heading::DEBUG,
+          help = "Print every chain step of every simulated move; with -t, replay -bx/-br and exit")]
     pub show_chain: bool,
     /// `-cb` (checkbeamchain): benchmark the first beam on every game-start block of the input.
+    #[arg(long = "cb")]
+    #[arg(help_heading = heading::DEBUG,
+          help = "Benchmark the first beam on every game-start block of the input")]
     pub beam_benchmark: bool,
     /// `-g N` (checkgame): play game N (0-based) of a multi-game input; `-1` and 0: the first.
+    #[arg(long = "g", value_name = "N", default_value_t = D.check_game)]
+    #[arg(help_heading = heading::DEBUG, help = "Play game N (0-based) of a multi-game input file")]
     pub check_game: i32,
     /// `-t N` (checkturn): compute and output only turn N; `-1`: every turn.
+    #[arg(long = "t", value_name = "N", default_value_t = D.check_turn)]
+    #[arg(help_heading = heading::DEBUG, help = "Compute and output only turn N; -1: every turn")]
     pub check_turn: i32,
     /// `-bx N` (beamx): forced move x at the `-t` turn; `-2`: none (`-1` is the skill).
+    #[arg(long = "bx", value_name = "N", default_value_t = D.forced_x)]
+    #[arg(help_heading = heading::DEBUG,
+          help = "Forced move x at the -t turn (-1 = skill, -2 = none)")]
     pub forced_x: i32,
     /// `-br N` (beamr): forced rotation at the `-t` turn; `-1`: none.
+    #[arg(long = "br", value_name = "N", default_value_t = D.forced_r)]
+    #[arg(help_heading = heading::DEBUG, help = "Forced rotation at the -t turn (-1 = none)")]
     pub forced_r: i32,
     /// `-bx2 N` (beamx2): second forced move x for the `-t -sc` replay; `-2`: none.
+    #[arg(long = "bx2", value_name = "N", default_value_t = D.forced_x2)]
+    #[arg(help_heading = heading::DEBUG, help = "Second forced move x for the -t -sc replay")]
     pub forced_x2: i32,
     /// `-br2 N` (beamr2): second forced rotation; the second move is replayed only if `>= 0`.
+    #[arg(long = "br2", value_name = "N", default_value_t = D.forced_r2)]
+    #[arg(help_heading = heading::DEBUG,
+          help = "Second forced rotation; the second move is replayed only if >= 0")]
     pub forced_r2: i32,
     /// `-sma` (showmyanalyze): accepted for compatibility; the original never used it.
+    #[arg(long = "sma")]
+    #[arg(help_heading = heading::DEBUG, help = "Accepted for compatibility; has no effect")]
     pub show_my_analyze: bool,
     /// `-es` (calcmyestatus): accepted for compatibility; the original never used it.
+    #[arg(long = "es")]
+    #[arg(help_heading = heading::DEBUG, help = "Accepted for compatibility; has no effect")]
     pub calc_my_estatus: bool,
 
     // --- Qualifier version only ---
     /// `-ai N` (aitype, qualifier): 0 = full search only, 1 = no beams, 2 = chain beams.
+    /// Set by the numeric values of `-ai` (see [`crate::cli`]).
+    #[arg(skip = D.ai_type)]
     pub ai_type: u8,
     /// `-nfb` (usenewfirstbeam = false): `false` uses the normal first beam instead of the
     /// qualifier's `beamsearch_first` (§9a.6).
+    #[arg(long = "nfb", action = ArgAction::SetFalse)]
+    #[arg(help_heading = heading::QUALIFIER,
+          help = "Use the normal first beam instead of the qualifier's beamsearch_first")]
     pub use_new_first_beam: bool,
     /// `-brtl MS` (firstbeamreducetimelimit, qualifier): time limit of `beamsearch_first` only.
+    #[arg(long = "brtl", value_name = "MS", default_value_t = D.first_beam_reduce_time_ms)]
+    #[arg(help_heading = heading::QUALIFIER, help = "Time limit of beamsearch_first")]
     pub first_beam_reduce_time_ms: u64,
     /// `-nubhm` (usebeamhyoukamul = false): `false` selects the qualifier's old beam evaluation
     /// `chain * 100 + blocks`, without cut-off.
+    #[arg(long = "nubhm", action = ArgAction::SetFalse)]
+    #[arg(help_heading = heading::QUALIFIER,
+          help = "Old beam evaluation chain*100 + blocks, without cut-off")]
     pub use_beam_eval_mul: bool,
     /// `-bhm X` (firstbeamhyoukamul, qualifier): parsed, but the original overwrote the value.
+    #[arg(long = "bhm", value_name = "X", default_value_t = D.first_beam_eval_mul)]
+    #[arg(help_heading = heading::QUALIFIER,
+          help = "First-beam evaluation multiplier (the original overwrote it)")]
     pub first_beam_eval_mul: f64,
     /// `-nbhm X` (nextbeamhyoukamul, qualifier): parsed, but the original overwrote the value.
+    #[arg(long = "nbhm", value_name = "X", default_value_t = D.next_beam_eval_mul)]
+    #[arg(help_heading = heading::QUALIFIER,
+          help = "Per-turn beam evaluation multiplier (the original overwrote it)")]
     pub next_beam_eval_mul: f64,
 
     // --- Engine (new in this implementation) ---
+    // `--help` lists `-ut` and `-ai` (declared in `cli.rs`) between `--threads` and
+    // `--neighbours`, hence the explicit display order of this group.
     /// `--threads N`: worker threads; 0 (the default) = all cores. The original `-ut` also
     /// means all cores.
+    #[arg(long = "threads", value_name = "N", default_value_t = D.threads)]
+    #[arg(help_heading = heading::ENGINE, display_order = 1, help = "Worker threads; 0 = all cores")]
     pub threads: usize,
-    /// `--ai NAME`: which move chooser plays.
+    /// `--ai NAME`: which move chooser plays. Set by the named values of `-ai` (see
+    /// [`crate::cli`]).
+    #[arg(skip = D.player)]
     pub player: PlayerKind,
     /// `--neighbours MODE`: neighbour lookup of the simulator.
+    #[arg(long = "neighbours", value_name = "table|shift", value_enum, hide_possible_values = true,
+          default_value_t = D.neighbours)]
+    #[arg(help_heading = heading::ENGINE, display_order = 4,
+          help = "Neighbour lookup of the simulator: table (precomputed, 160 MiB) or shift (bit shifts)")]
     pub neighbours: NeighbourMode,
     /// `--seed N`: seed of the random player.
+    #[arg(long = "seed", value_name = "N", default_value_t = D.seed)]
+    #[arg(help_heading = heading::ENGINE, display_order = 5, help = "Seed of the random player")]
     pub seed: u64,
 }
 
