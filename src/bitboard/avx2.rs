@@ -20,23 +20,18 @@ fn store(v: __m256i) -> BitBoard {
     unsafe { std::mem::transmute::<__m256i, BitBoard>(v) }
 }
 
-#[inline]
-pub fn and(a: BitBoard, b: BitBoard) -> BitBoard {
-    // SAFETY: AVX2 is enabled for this build (see the module docs).
-    unsafe { store(_mm256_and_si256(load(a), load(b))) }
+/// Lane-wise operations: one intrinsic each.
+macro_rules! lanewise {
+    ($($name:ident => $intrinsic:ident),* $(,)?) => {$(
+        #[inline]
+        pub fn $name(a: BitBoard, b: BitBoard) -> BitBoard {
+            // SAFETY: AVX2 is enabled for this build (see the module docs).
+            unsafe { store($intrinsic(load(a), load(b))) }
+        }
+    )*};
 }
 
-#[inline]
-pub fn or(a: BitBoard, b: BitBoard) -> BitBoard {
-    // SAFETY: AVX2 is enabled for this build (see the module docs).
-    unsafe { store(_mm256_or_si256(load(a), load(b))) }
-}
-
-#[inline]
-pub fn xor(a: BitBoard, b: BitBoard) -> BitBoard {
-    // SAFETY: AVX2 is enabled for this build (see the module docs).
-    unsafe { store(_mm256_xor_si256(load(a), load(b))) }
-}
+lanewise!(and => _mm256_and_si256, or => _mm256_or_si256, xor => _mm256_xor_si256);
 
 /// `a & !b` (the intrinsic computes `!first & second`).
 #[inline]
