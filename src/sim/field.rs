@@ -124,8 +124,8 @@ impl std::error::Error for FieldError {}
 /// One player's field.
 ///
 /// `boards[0]` holds every block, `boards[1..=9]` the blocks of each number, `boards[10]` the
-/// ojama, and `boards[10 + n]` the cells touching an `n` block, kept up to date so that a drop
-/// tests only the numbers it moved.
+/// ojama, and `boards[10 + n]` the cells touching an `n` block, kept up to date so that after a
+/// fall only the numbers that moved (and their complements) need a vanish test.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Field {
     boards: [BitBoard; 20],
