@@ -64,13 +64,22 @@ fn play(params: &Params) -> ExitCode {
         ysai::play::play::<N>(params, stdin, stdout, &mut stderr)
     });
     match result {
-        Ok(summary) if summary.rejected == 0 => ExitCode::SUCCESS,
+        Ok(summary) if summary.rejected == 0 && summary.repaired == 0 => ExitCode::SUCCESS,
         Ok(summary) => {
-            let _ = writeln!(
-                stderr,
-                "ysai: {} turn(s) could not be played",
-                summary.rejected
-            );
+            if summary.repaired > 0 {
+                let _ = writeln!(
+                    stderr,
+                    "ysai: {} turn(s) were played with floating blocks settled",
+                    summary.repaired
+                );
+            }
+            if summary.rejected > 0 {
+                let _ = writeln!(
+                    stderr,
+                    "ysai: {} turn(s) could not be played",
+                    summary.rejected
+                );
+            }
             ExitCode::FAILURE
         }
         Err(e) => {

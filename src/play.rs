@@ -51,6 +51,8 @@ pub struct Summary {
     pub answered: usize,
     /// Turns that could not be played (an impossible field), each reported on stderr.
     pub rejected: usize,
+    /// Turns played with floating blocks settled first, each reported on stderr.
+    pub repaired: usize,
 }
 
 /// The game being played: its packs, ready to drop.
@@ -86,15 +88,25 @@ pub fn play<N: Neighbourhood>(
                 else {
                     continue;
                 };
+                let mut report = |player: usize, e: &FieldError, consequence: &str| {
+                    let line = reader.field_row_line(player, e.row());
+                    let (whose, number) = (WHOSE[player], turn.turn);
+                    let _ = writeln!(
+                        log,
+                        "input line {line}: turn {number}: {whose} {e}{consequence}"
+                    );
+                };
                 match answer(player.as_mut(), context, &turn) {
-                    Ok(action) => {
+                    Ok((action, repairs)) => {
+                        for (player, e) in &repairs {
+                            report(*player, e, "; played with the blocks settled");
+                        }
+                        summary.repaired += usize::from(!repairs.is_empty());
                         writer.action(action).map_err(PlayError::Output)?;
                         summary.answered += 1;
                     }
                     Err((player, e)) => {
-                        let line = reader.field_row_line(player, e.row());
-                        let (whose, number) = (WHOSE[player], turn.turn);
-                        let _ = writeln!(log, "input line {line}: turn {number}: {whose} {e}");
+                        report(player, &e, "");
                         summary.rejected += 1;
                     }
                 }
@@ -121,24 +133,39 @@ fn make_player<N: Neighbourhood>(params: &Params) -> Box<dyn Player> {
 /// How errors name the two fields of a turn, as the protocol reader does.
 const WHOSE: [&str; 2] = ["my", "the opponent's"];
 
-fn player_state(view: &PlayerView) -> Result<PlayerState, FieldError> {
-    Ok(PlayerState {
-        field: Field::from_rows(&view.rows)?,
+/// The state a view describes. A field whose blocks float is settled (and the problem
+/// returned), so that the turn is still answered: no answer would lose the game on time.
+fn player_state(view: &PlayerView) -> Result<(PlayerState, Option<FieldError>), FieldError> {
+    let (field, problem) = match Field::from_rows(&view.rows) {
+        Ok(field) => (field, None),
+        Err(e @ FieldError::Floating { .. }) => (Field::from_rows_settled(&view.rows)?, Some(e)),
+        Err(e) => return Err(e),
+    };
+    let state = PlayerState {
+        field,
         ojama: view.ojama,
         gauge: view.gauge,
         score: view.score,
-    })
+    };
+    Ok((state, problem))
 }
 
-/// The player's action for `turn`, checked legal (a drop is played if the player erred), or
-/// the field that cannot be played: its player (0 = me) and what is wrong with it.
+/// A field problem: which player's field (0 = me) and what is wrong with it.
+type FieldProblem = (usize, FieldError);
+
+/// The player's action for `turn`, checked legal (a drop is played if the player erred), with
+/// the fields that had to be settled first; or the field that cannot be played at all.
 fn answer(
     player: &mut dyn Player,
     game: &GameContext,
     turn: &TurnInput,
-) -> Result<Action, (usize, FieldError)> {
-    let me = player_state(&turn.players[0]).map_err(|e| (0, e))?;
-    let opponent = player_state(&turn.players[1]).map_err(|e| (1, e))?;
+) -> Result<(Action, Vec<FieldProblem>), FieldProblem> {
+    let (me, my_problem) = player_state(&turn.players[0]).map_err(|e| (0, e))?;
+    let (opponent, their_problem) = player_state(&turn.players[1]).map_err(|e| (1, e))?;
+    let repairs: Vec<FieldProblem> = [my_problem.map(|e| (0, e)), their_problem.map(|e| (1, e))]
+        .into_iter()
+        .flatten()
+        .collect();
     let index = (turn.turn as usize).min(PACKS_PER_GAME - 1);
     let view = TurnView {
         turn: index,
@@ -149,11 +176,12 @@ fn answer(
     };
     let action = player.choose(&view);
     debug_assert!(me.is_legal(action), "player chose illegal {action}");
-    Ok(if me.is_legal(action) {
+    let action = if me.is_legal(action) {
         action
     } else {
         Action::drops()[0]
-    })
+    };
+    Ok((action, repairs))
 }
 
 #[cfg(test)]

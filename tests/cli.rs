@@ -527,7 +527,7 @@ fn empty_input_is_no_games() {
 /// Puts a block over an empty cell in field row `row` (offset in the bad turn's block, field
 /// row `field_row` of `whose` field): the binary reports that turn, answers the others and
 /// exits with a failure.
-fn assert_floating_block_skipped(row: usize, field_row: usize, whose: &str) {
+fn assert_floating_block_settled(row: usize, field_row: usize, whose: &str) {
     let mut column = None;
     let input = malformed_input(|lines| {
         let cells: Vec<&str> = lines[row].split(' ').collect();
@@ -543,8 +543,8 @@ fn assert_floating_block_skipped(row: usize, field_row: usize, whose: &str) {
     run.assert_no_panic();
     assert_eq!(
         run.answers().len(),
-        MALFORMED_TURNS - 1,
-        "the other turns are answered"
+        MALFORMED_TURNS,
+        "every turn is answered, the bad one from the settled field"
     );
     let errors = run.stderr_lines();
     assert_eq!(errors.len(), 2, "stderr:\n{}", run.stderr);
@@ -552,22 +552,25 @@ fn assert_floating_block_skipped(row: usize, field_row: usize, whose: &str) {
         errors[0],
         format!(
             "input line {}: turn {BAD_TURN}: {whose} field row {field_row} column {column}: \
-             block with an empty cell below it",
+             block with an empty cell below it; played with the blocks settled",
             bad_turn_line(row)
         )
     );
-    assert_eq!(errors[1], "ysai: 1 turn(s) could not be played");
+    assert_eq!(
+        errors[1],
+        "ysai: 1 turn(s) were played with floating blocks settled"
+    );
     assert_eq!(run.code, Some(1));
 }
 
 #[test]
-fn floating_block_in_my_field_skips_only_that_turn() {
-    assert_floating_block_skipped(MY_FIRST_ROW, 1, "my");
+fn floating_block_in_my_field_is_settled_and_answered() {
+    assert_floating_block_settled(MY_FIRST_ROW, 1, "my");
 }
 
 #[test]
-fn floating_block_in_the_opponent_field_skips_only_that_turn() {
-    assert_floating_block_skipped(OPPONENT_FIRST_ROW + 9, 10, "the opponent's");
+fn floating_block_in_the_opponent_field_is_settled_and_answered() {
+    assert_floating_block_settled(OPPONENT_FIRST_ROW + 9, 10, "the opponent's");
 }
 
 #[test]

@@ -174,6 +174,19 @@ impl Field {
         Ok(field)
     }
 
+    /// The field of `rows` with every block fallen to rest, for input whose blocks float
+    /// (which the official server never sends): each column keeps its blocks in order.
+    pub fn from_rows_settled(rows: &[[u8; WIDTH]; VISIBLE_HEIGHT]) -> Result<Self, FieldError> {
+        let mut settled = [[0u8; WIDTH]; VISIBLE_HEIGHT];
+        for x in 0..WIDTH {
+            let bottom_up = rows.iter().rev().map(|row| row[x]).filter(|&v| v != 0);
+            for (y, value) in bottom_up.enumerate() {
+                settled[VISIBLE_HEIGHT - 1 - y][x] = value;
+            }
+        }
+        Field::from_rows(&settled)
+    }
+
     /// A field drawn as text, one string per row, top first, the last string being the bottom
     /// row: digits 1-9, `X` for ojama, `.` for empty. Rows and columns left out are empty.
     /// Handy for tests and benchmarks: `Field::from_picture(&[".7", "36"])`.

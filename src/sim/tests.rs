@@ -225,3 +225,18 @@ fn a_drop_outside_the_board_loses_instead_of_panicking() {
     assert!(result.dead);
     assert_eq!(field, Field::empty());
 }
+
+#[test]
+fn floating_blocks_settle_in_order() {
+    let mut rows = [[0u8; 10]; 16];
+    rows[10][2] = 4;
+    rows[13][2] = OJAMA_VALUE;
+    rows[15][2] = 6;
+    rows[3][7] = 9;
+    assert!(matches!(
+        Field::from_rows(&rows),
+        Err(FieldError::Floating { .. })
+    ));
+    let settled = Field::from_rows_settled(&rows).expect("settles");
+    assert_eq!(settled, picture(&["..4......", "..X......", "..6....9."]));
+}
