@@ -8,16 +8,27 @@ use std::arch::x86_64::*;
 
 pub const NAME: &str = "avx2";
 
+/// The representation of a board: one 256-bit vector.
+pub type Raw = __m256i;
+
+pub const fn raw_from_words(words: [u64; 4]) -> Raw {
+    // SAFETY: both are 32 bytes of plain data; every bit pattern is valid for each.
+    unsafe { std::mem::transmute::<[u64; 4], __m256i>(words) }
+}
+
+pub const fn raw_words(raw: Raw) -> [u64; 4] {
+    // SAFETY: as in `raw_from_words`.
+    unsafe { std::mem::transmute::<__m256i, [u64; 4]>(raw) }
+}
+
 #[inline]
 fn load(a: BitBoard) -> __m256i {
-    // SAFETY: `BitBoard` is 32 bytes of plain words, the same size as `__m256i`.
-    unsafe { std::mem::transmute::<BitBoard, __m256i>(a) }
+    a.raw
 }
 
 #[inline]
 fn store(v: __m256i) -> BitBoard {
-    // SAFETY: every bit pattern of `__m256i` is a valid `BitBoard`.
-    unsafe { std::mem::transmute::<__m256i, BitBoard>(v) }
+    BitBoard { raw: v }
 }
 
 /// Lane-wise operations: one intrinsic each.

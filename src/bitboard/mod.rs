@@ -23,11 +23,34 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 /// Which bitboard backend this build uses.
 pub const BACKEND: &str = backend::NAME;
 
-/// A set of cells of one field.
+/// A set of cells of one field. Held in the backend's native type (a vector register with
+/// AVX2), so that copies of boards and fields are wide moves, which later wide loads can read
+/// straight from the store buffer.
 #[repr(C, align(32))]
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy)]
 pub struct BitBoard {
-    words: [u64; 4],
+    raw: backend::Raw,
+}
+
+impl Default for BitBoard {
+    fn default() -> Self {
+        BitBoard::ZERO
+    }
+}
+
+impl PartialEq for BitBoard {
+    #[inline]
+    fn eq(&self, other: &BitBoard) -> bool {
+        (*self ^ *other).is_zero()
+    }
+}
+
+impl Eq for BitBoard {}
+
+impl std::hash::Hash for BitBoard {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.words().hash(state);
+    }
 }
 
 /// Every cell of the 10 x 19 grid.
@@ -57,24 +80,33 @@ static CELLS: [[BitBoard; HEIGHT]; WIDTH] = {
 };
 
 impl BitBoard {
-    pub const ZERO: BitBoard = BitBoard { words: [0; 4] };
+    pub const ZERO: BitBoard = BitBoard::from_words([0; 4]);
 
     pub const fn from_words(words: [u64; 4]) -> Self {
-        BitBoard { words }
+        BitBoard {
+            raw: backend::raw_from_words(words),
+        }
     }
 
     pub const fn words(&self) -> [u64; 4] {
-        self.words
+        backend::raw_words(self.raw)
     }
 
-    const fn with_column_const(mut self, x: usize, column: u32) -> Self {
+    /// The words as memory, for the accesses that work on parts of the board.
+    #[inline]
+    fn bytes_ptr(&self) -> *const u8 {
+        (self as *const BitBoard).cast()
+    }
+
+    const fn with_column_const(self, x: usize, column: u32) -> Self {
+        let mut words = self.words();
         let bit = x * COLUMN_BITS;
         let (word, shift) = (bit / 64, bit % 64);
-        self.words[word] |= (column as u64) << shift;
+        words[word] |= (column as u64) << shift;
         if shift + COLUMN_BITS > 64 {
-            self.words[word + 1] |= (column as u64) >> (64 - shift);
+            words[word + 1] |= (column as u64) >> (64 - shift);
         }
-        self
+        BitBoard::from_words(words)
     }
 
     /// The board of the single cell (x, y), x < 10, y < 19 (a table lookup, so that it can be
@@ -90,12 +122,7 @@ impl BitBoard {
     pub fn column(&self, x: usize) -> u32 {
         debug_assert!(x < WIDTH);
         // SAFETY: x < 10, so bytes 3x..3x+4 lie inside the 32 bytes of the board.
-        let word = unsafe {
-            (self.words.as_ptr() as *const u8)
-                .add(3 * x)
-                .cast::<u32>()
-                .read_unaligned()
-        };
+        let word = unsafe { self.bytes_ptr().add(3 * x).cast::<u32>().read_unaligned() };
         u32::from_le(word) & 0xFF_FFFF
     }
 
@@ -106,7 +133,8 @@ impl BitBoard {
         debug_assert!(x < WIDTH);
         // SAFETY: as in `column`; the borrow is unique.
         unsafe {
-            let at = (self.words.as_mut_ptr() as *mut u8)
+            let at = (self as *mut BitBoard)
+                .cast::<u8>()
                 .add(3 * x)
                 .cast::<u32>();
             let kept = u32::from_le(at.read_unaligned()) & 0xFF00_0000;
@@ -124,21 +152,25 @@ impl BitBoard {
     #[inline]
     pub fn test(&self, x: usize, y: usize) -> bool {
         let (word, mask) = Self::index(x, y);
-        self.words[word] & mask != 0
+        self.words()[word] & mask != 0
     }
 
     /// Adds cell (x, y).
     #[inline]
     pub fn set(&mut self, x: usize, y: usize) {
         let (word, mask) = Self::index(x, y);
-        self.words[word] |= mask;
+        let mut words = self.words();
+        words[word] |= mask;
+        *self = BitBoard::from_words(words);
     }
 
     /// Removes cell (x, y).
     #[inline]
     pub fn clear(&mut self, x: usize, y: usize) {
         let (word, mask) = Self::index(x, y);
-        self.words[word] &= !mask;
+        let mut words = self.words();
+        words[word] &= !mask;
+        *self = BitBoard::from_words(words);
     }
 
     #[inline]
@@ -148,7 +180,7 @@ impl BitBoard {
 
     #[inline]
     pub fn popcount(&self) -> u32 {
-        self.words.iter().map(|w| w.count_ones()).sum()
+        self.words().iter().map(|w| w.count_ones()).sum()
     }
 
     /// `self & !other`: the cells of `self` that are not in `other`.

@@ -4,6 +4,17 @@ use super::BitBoard;
 
 pub const NAME: &str = "scalar";
 
+/// The representation of a board: four words.
+pub type Raw = [u64; 4];
+
+pub const fn raw_from_words(words: [u64; 4]) -> Raw {
+    words
+}
+
+pub const fn raw_words(raw: Raw) -> [u64; 4] {
+    raw
+}
+
 #[inline]
 fn zip(a: BitBoard, b: BitBoard, f: impl Fn(u64, u64) -> u64) -> BitBoard {
     let (a, b) = (a.words(), b.words());

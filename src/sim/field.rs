@@ -129,8 +129,9 @@ impl std::error::Error for FieldError {}
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Field {
     boards: [BitBoard; 20],
-    /// Blocks per column; the padding bytes stay 0 so that all heights fit one 128-bit word.
-    heights: [u8; 16],
+    /// Blocks per column, byte `x % 8` of word `x / 8` for column `x` (the other bytes stay 0):
+    /// whole words, so that a copy moves them whole and the death test is two additions.
+    heights: [u64; 2],
 }
 
 impl Default for Field {
@@ -143,7 +144,7 @@ impl Field {
     pub const fn empty() -> Self {
         Field {
             boards: [BitBoard::ZERO; 20],
-            heights: [0; 16],
+            heights: [0; 2],
         }
     }
 
@@ -165,7 +166,7 @@ impl Field {
                         })
                     }
                 }
-                if usize::from(field.heights[x]) != y {
+                if usize::from(field.height(x)) != y {
                     return Err(FieldError::Floating { row, column: x });
                 }
                 field.push(x, value);
@@ -233,12 +234,12 @@ impl Field {
 
     #[inline]
     pub fn height(&self, x: usize) -> u8 {
-        self.heights[x]
+        (self.heights[x / 8] >> (8 * (x % 8))) as u8
     }
 
     #[inline]
     pub fn heights(&self) -> [u8; WIDTH] {
-        std::array::from_fn(|x| self.heights[x])
+        std::array::from_fn(|x| self.height(x))
     }
 
     /// Every block.
@@ -269,9 +270,9 @@ impl Field {
     pub fn is_dead(&self) -> bool {
         // Adding 128 - 17 to every byte sets its top bit exactly when it is 17 or more
         // (heights never exceed 19, so no byte carries into the next).
-        const LIFT: u128 = u128::from_le_bytes([128 - DEATH_HEIGHT; 16]);
-        const TOP: u128 = u128::from_le_bytes([0x80; 16]);
-        (u128::from_le_bytes(self.heights) + LIFT) & TOP != 0
+        const LIFT: u64 = u64::from_le_bytes([128 - DEATH_HEIGHT; 8]);
+        const TOP: u64 = u64::from_le_bytes([0x80; 8]);
+        ((self.heights[0] + LIFT) | (self.heights[1] + LIFT)) & TOP != 0
     }
 
     /// The blocks the skill would destroy now: every 5 and every numbered block touching one.
@@ -281,10 +282,16 @@ impl Field {
             & self.boards[ANY]
     }
 
+    /// Raises column `x` by `blocks`.
+    #[inline]
+    fn add_height(&mut self, x: usize, blocks: u8) {
+        self.heights[x / 8] += u64::from(blocks) << (8 * (x % 8));
+    }
+
     /// Puts `value` (1..=9 or 11) on top of column `x`; returns false if the column is full.
     #[inline]
     fn push(&mut self, x: usize, value: u8) -> bool {
-        let y = usize::from(self.heights[x]);
+        let y = usize::from(self.height(x));
         if y >= HEIGHT {
             return false;
         }
@@ -295,7 +302,7 @@ impl Field {
         } else {
             self.put_number(x, y, usize::from(value), cell);
         }
-        self.heights[x] += 1;
+        self.add_height(x, 1);
         true
     }
 
@@ -311,7 +318,7 @@ impl Field {
     /// are left to the caller, which updates them once for the whole pack.
     #[inline]
     fn stack_numbers(&mut self, x: usize, landing: [u8; 2], placement: &mut Placement) -> bool {
-        let base = usize::from(self.heights[x]);
+        let base = usize::from(self.height(x));
         for (k, value) in landing.into_iter().take_while(|&v| v != 0).enumerate() {
             let y = base + k;
             if y >= HEIGHT {
@@ -371,7 +378,7 @@ impl Field {
                     ..MoveResult::default()
                 };
             }
-            self.heights[column] += landing.iter().filter(|&&v| v != 0).count() as u8;
+            self.add_height(column, landing.iter().filter(|&&v| v != 0).count() as u8);
         }
         self.boards[ANY] |= placement.cells;
         let chains = if placement.pairs.is_zero() {
@@ -447,8 +454,8 @@ impl Field {
                 continue;
             }
             // Blocks never float, so the column of every block is just its new height.
-            let height = self.heights[x] - gone.count_ones() as u8;
-            self.heights[x] = height;
+            let height = self.height(x) - gone.count_ones() as u8;
+            self.heights[x / 8] -= u64::from(gone.count_ones()) << (8 * (x % 8));
             self.boards[ANY].set_column(x, (1 << height) - 1);
             // A board with a cell at or above the lowest removed cell loses it or sees it fall.
             let keep = !gone & COLUMN_MASK;
