@@ -288,6 +288,12 @@ impl Field {
         self.heights[x / 8] += u64::from(blocks) << (8 * (x % 8));
     }
 
+    /// Lowers column `x` by `blocks`.
+    #[inline]
+    fn remove_height(&mut self, x: usize, blocks: u8) {
+        self.heights[x / 8] -= u64::from(blocks) << (8 * (x % 8));
+    }
+
     /// Puts `value` (1..=9 or 11) on top of column `x`; returns false if the column is full.
     #[inline]
     fn push(&mut self, x: usize, value: u8) -> bool {
@@ -300,17 +306,19 @@ impl Field {
         if value == OJAMA_VALUE {
             self.boards[OJAMA] |= cell;
         } else {
-            self.put_number(x, y, usize::from(value), cell);
+            let n = usize::from(value);
+            self.put_number(n, cell, BitBoard::from(*cell_neighbours(x, y)));
         }
         self.add_height(x, 1);
         true
     }
 
-    /// Records number `n` at (x, y) on its board and its neighbourhood board.
+    /// Records number `n` in `cell` on its board, and the cells around it on its
+    /// neighbourhood board.
     #[inline]
-    fn put_number(&mut self, x: usize, y: usize, n: usize, cell: BitBoard) {
+    fn put_number(&mut self, n: usize, cell: BitBoard, around_cell: BitBoard) {
         self.boards[n] |= cell;
-        self.boards[around(n)] |= BitBoard::from(*cell_neighbours(x, y));
+        self.boards[around(n)] |= around_cell;
     }
 
     /// Stacks the blocks of `landing` (bottom first, 0-padded) on column `x` and records them
@@ -330,8 +338,7 @@ impl Field {
             // checked here, when the later block of the pair lands.
             let around_cell = BitBoard::from(*cell_neighbours(x, y));
             placement.pairs |= around_cell & self.boards[10 - n];
-            self.boards[n] |= cell;
-            self.boards[around(n)] |= around_cell;
+            self.put_number(n, cell, around_cell);
             placement.cells |= cell;
             placement.numbers |= 1 << n;
         }
@@ -454,9 +461,8 @@ impl Field {
                 continue;
             }
             // Blocks never float, so the column of every block is just its new height.
-            let height = self.height(x) - gone.count_ones() as u8;
-            self.heights[x / 8] -= u64::from(gone.count_ones()) << (8 * (x % 8));
-            self.boards[ANY].set_column(x, (1 << height) - 1);
+            self.remove_height(x, gone.count_ones() as u8);
+            self.boards[ANY].set_column(x, (1 << self.height(x)) - 1);
             // A board with a cell at or above the lowest removed cell loses it or sees it fall.
             let keep = !gone & COLUMN_MASK;
             let lowest = gone.trailing_zeros();
