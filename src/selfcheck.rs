@@ -40,6 +40,21 @@ impl Report {
         self.mismatch = self.mismatch.or(other.mismatch);
         self
     }
+
+    /// One line: what was covered, how fast, and whether the simulators agreed.
+    pub fn summary(&self, mode: &str, seconds: f64) -> String {
+        format!(
+            "{mode}: {} turns in {} games ({:.0} turns/s): {} skills, {} ojama rows, {} deaths, longest chain {}: {}",
+            self.turns,
+            self.games,
+            self.turns as f64 / seconds.max(1e-9),
+            self.skills,
+            self.ojama_rows,
+            self.deaths,
+            self.longest_chain,
+            if self.mismatch.is_none() { "agree" } else { "MISMATCH" }
+        )
+    }
 }
 
 /// Plays about `turns` random turns (in batches seeded from `seed`) on both simulators.
@@ -486,23 +501,6 @@ fn compare_fields(fast: &PlayerState, naive: &OracleField) -> Option<String> {
     (0..crate::bitboard::WIDTH)
         .find(|&x| usize::from(fast.field.height(x)) != naive.height(x))
         .map(|x| format!("column {x} height differs from the oracle"))
-}
-
-impl Report {
-    /// One line: what was covered, how fast, and whether the simulators agreed.
-    pub fn summary(&self, mode: &str, seconds: f64) -> String {
-        format!(
-            "{mode}: {} turns in {} games ({:.0} turns/s): {} skills, {} ojama rows, {} deaths, longest chain {}: {}",
-            self.turns,
-            self.games,
-            self.turns as f64 / seconds.max(1e-9),
-            self.skills,
-            self.ojama_rows,
-            self.deaths,
-            self.longest_chain,
-            if self.mismatch.is_none() { "agree" } else { "MISMATCH" }
-        )
-    }
 }
 
 /// The backend this build uses and the CPU features the machine has.
