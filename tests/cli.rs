@@ -2,7 +2,7 @@
 //! answers on stdout, errors on stderr, exit codes, the command line and `selfcheck`.
 
 mod common;
-use common::{data, load};
+use common::{data, load, recorded_state};
 
 use std::fs::{self, File};
 use std::io::Write;
@@ -11,7 +11,7 @@ use std::process::{Command, Output, Stdio};
 use std::thread;
 
 use ysai::protocol::{format_game_start, format_turn, read_all, Game, TurnInput, FIELD_HEIGHT};
-use ysai::sim::{play_turn, Action, Field, PlayerState, PreparedPack, Shift, PACKS_PER_GAME};
+use ysai::sim::{play_turn, Action, PlayerState, PreparedPack, Shift, PACKS_PER_GAME};
 
 /// The name line the binary prints before anything else.
 const NAME: &str = "ysai";
@@ -316,13 +316,7 @@ fn greedy_does_not_depend_on_the_neighbour_mode() {
 }
 
 fn player_state(turn: &TurnInput, player: usize) -> PlayerState {
-    let view = &turn.players[player];
-    PlayerState {
-        field: Field::from_rows(&view.rows).expect("recorded field is valid"),
-        ojama: view.ojama,
-        gauge: view.gauge,
-        score: view.score,
-    }
+    recorded_state(&turn.players[player])
 }
 
 /// Whether `action` loses the game for player 0 this turn (the opponent cannot change that).

@@ -3,10 +3,10 @@
 //! exactly, in both neighbour modes.
 
 mod common;
-use common::{data, load};
+use common::{data, load, recorded_state};
 
-use ysai::protocol::{PlayerView, TurnInput};
-use ysai::sim::{play_turn, Action, Field, Neighbourhood, PlayerState, PreparedPack, Shift, Table};
+use ysai::protocol::TurnInput;
+use ysai::sim::{play_turn, Action, Neighbourhood, PlayerState, PreparedPack, Shift, Table};
 
 const TRANSCRIPTS: [&str; 4] = [
     "games54.stdin.txt",
@@ -18,19 +18,10 @@ const TRANSCRIPTS: [&str; 4] = [
 /// Consecutive turn pairs in the four transcripts.
 const EXPECTED_TRANSITIONS: usize = 2_063;
 
-fn player_state(view: &PlayerView) -> PlayerState {
-    PlayerState {
-        field: Field::from_rows(&view.rows).expect("recorded field is valid"),
-        ojama: view.ojama,
-        gauge: view.gauge,
-        score: view.score,
-    }
-}
-
 fn states(turn: &TurnInput) -> [PlayerState; 2] {
     [
-        player_state(&turn.players[0]),
-        player_state(&turn.players[1]),
+        recorded_state(&turn.players[0]),
+        recorded_state(&turn.players[1]),
     ]
 }
 
