@@ -145,7 +145,17 @@ fn given_flags(matches: &clap::ArgMatches) -> Vec<String> {
 }
 
 /// Flags this implementation added; they are shown with two dashes, original flags with one.
-const NEW_FLAGS: &[&str] = &["threads", "neighbours", "seed", "turns", "help", "version"];
+const NEW_FLAGS: &[&str] = &[
+    "threads",
+    "neighbours",
+    "seed",
+    "turns",
+    "height-cutoff",
+    "beam-nodes",
+    "nbtmax",
+    "help",
+    "version",
+];
 
 const AFTER_HELP: &str = "\
 Every flag can also be written with a single dash, as the original program read them \
@@ -169,7 +179,7 @@ struct RawCli {
           display_order = 2)]
     use_all_cores: bool,
     /// Player, or the qualifier's aitype: 0 full search only, 1 no beams, 2 chain beams
-    #[arg(long = "ai", value_name = "random|greedy|0..2", value_parser = parse_ai,
+    #[arg(long = "ai", value_name = "random|greedy|beam|0..2", value_parser = parse_ai,
           default_value_t = AiChoice::Player(Params::DEFAULT.player),
           help_heading = heading::ENGINE, display_order = 3)]
     ai: AiChoice,
@@ -202,7 +212,7 @@ fn parse_ai(s: &str) -> Result<AiChoice, String> {
     }
     match s.parse::<u8>() {
         Ok(n) if n <= 2 => Ok(AiChoice::Type(n)),
-        _ => Err("expected random, greedy, or an aitype 0, 1 or 2".to_string()),
+        _ => Err("expected random, greedy, beam, or an aitype 0, 1 or 2".to_string()),
     }
 }
 

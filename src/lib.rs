@@ -13,5 +13,6 @@ pub mod play;
 pub mod player;
 pub mod protocol;
 pub mod rng;
+pub mod search;
 pub mod selfcheck;
 pub mod sim;

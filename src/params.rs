@@ -32,8 +32,10 @@ pub(crate) mod heading {
 pub enum PlayerKind {
     /// Uniformly random legal moves, reproducible from `--seed`.
     Random,
-    /// The chain-building search AI.
+    /// One ply: the move that sends the most ojama, then leaves the fewest blocks.
     Greedy,
+    /// The first-turn chain plan, re-planned each turn with the per-turn beam.
+    Beam,
 }
 
 /// How the simulator finds the cells around a vanishing block.
@@ -43,6 +45,18 @@ pub enum NeighbourMode {
     Table,
     /// Bit shifts of the board: no tables, small memory.
     Shift,
+}
+
+/// How the first beam treats a node with a column of 14 or more blocks (§9a.2): the two
+/// versions of the original differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum HeightCutoff {
+    /// No cut-off.
+    Off,
+    /// The node is worth 0 (the qualifier version, as the write-up describes it).
+    Qualifier,
+    /// Only the node's own lookahead is zeroed; its path's best chain still counts (final).
+    Final,
 }
 
 /// All settings of one run, and the command-line flag of each.
@@ -130,6 +144,18 @@ pub struct Params {
     #[arg(help_heading = heading::FIRST_BEAM,
           help = "Time limit, counted from reading the first pack")]
     pub first_time_limit_ms: u64,
+    /// `--height-cutoff MODE`: how the first beam ranks a node with a column of 14 or more.
+    #[arg(long = "height-cutoff", value_name = "off|qualifier|final", value_enum,
+          hide_possible_values = true, default_value_t = D.height_cutoff)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Nodes with a column of 14+: off, qualifier (worth 0) or final (only the lookahead zeroed)")]
+    pub height_cutoff: HeightCutoff,
+    /// `--beam-nodes N`: node budget of every beam (0 = none). With a budget the beams stop
+    /// at a depth boundary and return the same plan at any thread count.
+    #[arg(long = "beam-nodes", value_name = "N", default_value_t = D.beam_nodes)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Node budget of every beam, for reproducible plans; 0 = none")]
+    pub beam_nodes: u64,
     /// `-btl MS` (beamtimelimit): deadline for the final sort and selection of any beam.
     #[arg(long = "btl", value_name = "MS", default_value_t = D.beam_time_limit_ms)]
     #[arg(help_heading = heading::FIRST_BEAM,
@@ -172,6 +198,12 @@ pub struct Params {
     #[arg(long = "nftl", value_name = "MS", default_value_t = D.next_beam_time_ms)]
     #[arg(help_heading = heading::TURN_BEAMS, help = "Time per turn")]
     pub next_beam_time_ms: u64,
+    /// `--nbtmax N`: the per-turn beam aims at a 10-chain while my best chain on the first move
+    /// is at most N (the qualifier used 10, the final 7).
+    #[arg(long = "nbtmax", value_name = "N", default_value_t = D.next_beam_target_max)]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Aim at a 10-chain while the best first-move chain is at most N (final: 7)")]
+    pub next_beam_target_max: i32,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
     #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
     #[arg(help_heading = heading::TURN_BEAMS,
@@ -439,6 +471,8 @@ impl Params {
         beam_min_x: 0,
         beam_max_x: 8,
         first_time_limit_ms: 19_000,
+        height_cutoff: HeightCutoff::Qualifier,
+        beam_nodes: 0,
         beam_time_limit_ms: 19_250,
         beam_ignore_eval_max: 40,
         beam_ignore_eval_min: -20,
@@ -449,6 +483,7 @@ impl Params {
         next_beam_chain_width: 50,
         next_beam_depth: 10,
         next_beam_time_ms: 500,
+        next_beam_target_max: 10,
         next_beam_min_chain: 9,
         next_beam_ignore_eval_diff: 20,
         first_skill_mode: false,

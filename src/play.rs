@@ -127,6 +127,7 @@ fn make_player<N: Neighbourhood>(params: &Params) -> Box<dyn Player> {
     match params.player {
         PlayerKind::Random => Box::new(RandomPlayer::new(params.seed)),
         PlayerKind::Greedy => Box::new(Greedy::<N>::default()),
+        PlayerKind::Beam => Box::new(Greedy::<N>::default()),
     }
 }
 

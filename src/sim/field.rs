@@ -265,6 +265,18 @@ impl Field {
         self.boards[OJAMA]
     }
 
+    /// The boards that determine the field (numbers 1..=9, then ojama); the others are derived.
+    #[inline]
+    pub fn defining_boards(&self) -> &[BitBoard] {
+        &self.boards[1..=OJAMA]
+    }
+
+    /// Numbered (non-ojama) blocks.
+    #[inline]
+    pub fn number_blocks(&self) -> u32 {
+        self.boards[ANY].and_not(self.boards[OJAMA]).popcount()
+    }
+
     /// Some column holds 17 or more blocks: a field in this state at the end of a turn has lost.
     #[inline]
     pub fn is_dead(&self) -> bool {

@@ -1,0 +1,635 @@
+//! The chain-building beam search (reference §9a, §9b).
+//!
+//! Every depth plays one pack. Nodes are bucketed by the largest chain their *next* move could
+//! fire (their lookahead chain); each depth expands the best nodes of each bucket, highest
+//! chain first, up to a width per bucket and a total width. A node is ranked by
+//! `oj(c1) * 1000 + oj(c2) * 100 + blocks`, where c1 is the best lookahead chain along its
+//! path, c2 its own, and `blocks` the numbered blocks left after firing c2.
+//!
+//! A depth runs in three parallel passes over compact records, never over stored fields:
+//! 1. every move of every frontier node is played, giving a key (field, turn, stocks);
+//! 2. duplicates are removed, keeping the copy with the best path, then the stable key;
+//! 3. each remaining child is played again and its 36 next moves are tried (the evaluation).
+//!
+//! Only the nodes selected for the next depth are materialised. Ties are broken by the key,
+//! then by parent and move, so that under a node budget the result does not depend on the
+//! number of threads.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use ysai_tables::{chain_ojama, MAX_CHAIN};
+
+use super::key::WordHasher;
+use crate::params::HeightCutoff;
+use crate::sim::game::{offset_ojama, OJAMA_ROW};
+use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
+
+/// Moves per pack: 9 columns x 4 rotations.
+const DROPS: u8 = 36;
+/// A column this high at turn 0 triggers the height cut-off (17 - 3).
+const CUTOFF_HEIGHT: u8 = 14;
+/// Total of a node none of whose next moves survives.
+const NO_MOVE_TOTAL: i64 = -100_000;
+
+/// The chain the beam aims for, and what happens when it is first available.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// `-bcm`: the chain looked for.
+    pub chain: u32,
+    /// `-bcm-`: once found, only buckets `>= chain + keep_offset` survive at that depth.
+    pub keep_offset: i32,
+    /// `-sbcm`: stop at the depth where the target is first available.
+    pub stop: bool,
+}
+
+/// Extra ojama put in my stock after a given move: what the counter and safety beams assume
+/// the enemy sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Injection {
+    /// After this many moves (1 = after the first move).
+    pub after_moves: usize,
+    pub ojama: i64,
+}
+
+/// Everything one beam search is asked to do.
+#[derive(Clone, Debug)]
+pub struct BeamConfig {
+    /// `-bd`: moves searched at most.
+    pub depth: usize,
+    /// `-bw`: nodes expanded per depth.
+    pub width: usize,
+    /// `-bcw`: nodes expanded per depth and chain bucket.
+    pub bucket_width: usize,
+    pub target: Option<Target>,
+    /// `-bcm2`: stop once some node can fire a chain this long.
+    pub stop_chain: Option<u32>,
+    /// `-bminx` / `-bmaxx`: the pack columns tried (0..=8).
+    pub min_x: u8,
+    pub max_x: u8,
+    /// Turn-0 penalty for tall columns (§9a.2).
+    pub height_cutoff: HeightCutoff,
+    pub injection: Option<Injection>,
+    /// Wall-clock limit (`-ftl` and friends).
+    pub deadline: Option<Instant>,
+    /// Stop at the first depth boundary after this many nodes were evaluated; unlike the
+    /// deadline, the result then depends on nothing but the input.
+    pub node_budget: Option<u64>,
+}
+
+impl BeamConfig {
+    /// A beam over every column with no target, limit or cut-off.
+    pub fn new(depth: usize, width: usize, bucket_width: usize) -> Self {
+        BeamConfig {
+            depth,
+            width,
+            bucket_width,
+            target: None,
+            stop_chain: None,
+            min_x: 0,
+            max_x: DROPS / 4 - 1,
+            height_cutoff: HeightCutoff::Off,
+            injection: None,
+            deadline: None,
+            node_budget: None,
+        }
+    }
+
+    fn drops(&self) -> Vec<Action> {
+        let max_x = self.max_x.min(DROPS / 4 - 1);
+        (self.min_x..=max_x)
+            .flat_map(|x| (0..4).map(move |rot| Action::Drop { x, rot }))
+            .collect()
+    }
+}
+
+/// Where a beam starts: my state at the start of a turn (before its ojama row) and the packs
+/// from that turn on.
+#[derive(Clone, Copy, Debug)]
+pub struct BeamRoot<'a> {
+    pub state: PlayerState,
+    /// Ojama I have sent that has not fallen on the enemy yet (offsets what I receive).
+    pub enemy_ojama: i64,
+    pub packs: &'a [PreparedPack],
+}
+
+/// What a beam search found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BeamResult {
+    /// The moves leading to the best node of the last depth (the plan).
+    pub plan: Vec<Action>,
+    /// The chain the best node can fire next, and the move that fires it.
+    pub best_chain: u32,
+    pub best_fire: Option<Action>,
+    /// `earliest[c]`: the first depth (moves made) at which some node could fire a chain of
+    /// `c` or more with its next move.
+    pub earliest: Vec<Option<usize>>,
+    /// The largest chain some node could fire next, and the first depth it appeared at.
+    pub max_chain: u32,
+    pub max_chain_depth: usize,
+    /// The depth at which the target was first available.
+    pub target_depth: Option<usize>,
+    /// Depths completed.
+    pub depth: usize,
+    /// The deadline cut the search short.
+    pub timed_out: bool,
+    /// Nodes evaluated (each costs one evaluation of up to 36 moves).
+    pub nodes: u64,
+    /// Moves applied by the simulator.
+    pub sim_calls: u64,
+}
+
+impl BeamResult {
+    /// The first depth at which a chain of `chain` or more could be fired next.
+    pub fn earliest_depth(&self, chain: u32) -> Option<usize> {
+        self.earliest.get(chain as usize).copied().flatten()
+    }
+}
+
+/// A state at some depth, with the best lookahead chain seen along its path.
+#[derive(Clone, Copy)]
+struct Node {
+    state: PlayerState,
+    enemy_ojama: i64,
+    path_chain: u8,
+}
+
+/// A child of a frontier node, before and after evaluation. 32 bytes.
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    key: u64,
+    total: i64,
+    /// Index of the parent in the frontier.
+    parent: u32,
+    /// The move from the parent, an index into [`Action::ALL`].
+    action: u8,
+    /// Best lookahead chain along the path (c1).
+    path_chain: u8,
+    /// Lookahead chain of this node (c2): its bucket.
+    chain: u8,
+    /// The move that fires `chain`, an index into [`Action::ALL`] (0 = none).
+    fire: u8,
+}
+
+impl Child {
+    /// Stable order of equally ranked children.
+    fn tie_key(&self) -> (u64, u32, u8) {
+        (self.key, self.parent, self.action)
+    }
+}
+
+/// The best next move of a node by the beam's measure `oj(c) * 100 + blocks left`.
+#[derive(Clone, Copy, Debug)]
+struct Lookahead {
+    chain: u8,
+    fire: u8,
+    score: i64,
+}
+
+/// Shared counters and the stop flag of one search.
+struct Progress {
+    sim_calls: AtomicU64,
+    stopped: AtomicBool,
+    deadline: Option<Instant>,
+}
+
+impl Progress {
+    fn new(deadline: Option<Instant>) -> Self {
+        Progress {
+            sim_calls: AtomicU64::new(0),
+            stopped: AtomicBool::new(false),
+            deadline,
+        }
+    }
+
+    /// Whether the deadline has passed (and remembers it, so later checks are cheap).
+    fn out_of_time(&self) -> bool {
+        if self.stopped.load(Ordering::Relaxed) {
+            return true;
+        }
+        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+        if late {
+            self.stopped.store(true, Ordering::Relaxed);
+        }
+        late
+    }
+
+    fn count(&self, calls: u64) {
+        self.sim_calls.fetch_add(calls, Ordering::Relaxed);
+    }
+}
+
+fn action_index(action: Action) -> u8 {
+    match action {
+        Action::Skill => 0,
+        Action::Drop { x, rot } => 1 + 4 * x + rot,
+    }
+}
+
+/// The key of a node: its field, turn and both stocks (the original left the stocks out).
+fn node_key(node: &Node, turn: usize) -> u64 {
+    WordHasher::default()
+        .word(turn as u64)
+        .word(node.state.ojama as u64)
+        .word(node.enemy_ojama as u64)
+        .field(&node.state.field)
+        .finish()
+}
+
+/// Plays `action` from `node` and the turn's ends: the ojama exchange, the injected stock,
+/// the offset, and the next turn's ojama rows. `None` if the move loses.
+#[inline]
+fn play<N: Neighbourhood>(
+    node: &Node,
+    pack: &PreparedPack,
+    action: Action,
+    injected: i64,
+) -> Option<Node> {
+    let mut child = *node;
+    let result = child.state.act::<N>(pack, action);
+    if result.dead {
+        return None;
+    }
+    child.enemy_ojama += result.ojama;
+    child.state.ojama += injected;
+    offset_ojama(&mut child.state.ojama, &mut child.enemy_ojama);
+    child.state.drop_pending_ojama();
+    if child.enemy_ojama >= OJAMA_ROW {
+        child.enemy_ojama -= OJAMA_ROW;
+    }
+    Some(child)
+}
+
+/// Tries the 36 drops of `pack` on `state`; strictly better wins, in x-major order.
+fn lookahead<N: Neighbourhood>(
+    state: &PlayerState,
+    pack: &PreparedPack,
+    flat: bool,
+) -> Option<Lookahead> {
+    let mut best: Option<Lookahead> = None;
+    for &action in Action::drops() {
+        let mut field = state.field;
+        let result = field.apply::<N>(pack, action);
+        if result.dead {
+            continue;
+        }
+        let score = if flat {
+            0
+        } else {
+            chain_ojama(result.chains) * 100 + i64::from(field.number_blocks())
+        };
+        if best.is_none_or(|b| score > b.score) {
+            best = Some(Lookahead {
+                chain: result.chains.min(MAX_CHAIN as u32) as u8,
+                fire: action_index(action),
+                score,
+            });
+        }
+    }
+    best
+}
+
+/// Ranks a child from its state (after its ojama row) and the next pack.
+fn evaluate<N: Neighbourhood>(
+    child: &mut Child,
+    node: &Node,
+    next_pack: Option<&PreparedPack>,
+    cutoff: HeightCutoff,
+) {
+    let tall = cutoff != HeightCutoff::Off
+        && node
+            .state
+            .field
+            .heights()
+            .iter()
+            .any(|&h| h >= CUTOFF_HEIGHT);
+    let best = next_pack.and_then(|pack| lookahead::<N>(&node.state, pack, tall));
+    let Some(best) = best else {
+        child.chain = 0;
+        child.fire = 0;
+        child.total = NO_MOVE_TOTAL;
+        return;
+    };
+    child.chain = best.chain;
+    child.fire = best.fire;
+    child.path_chain = child.path_chain.max(best.chain);
+    let path_part = chain_ojama(u32::from(child.path_chain)) * 1000;
+    child.total = match (tall, cutoff) {
+        (true, HeightCutoff::Qualifier) => 0,
+        _ => path_part + best.score,
+    };
+}
+
+/// One depth's frontier and how each node was reached.
+struct Level {
+    nodes: Vec<Node>,
+    /// `(parent index in the previous level, action index)` per node.
+    links: Vec<(u32, u8)>,
+}
+
+/// The beam search itself; see the module documentation.
+pub struct Beam<'a, N: Neighbourhood> {
+    root: BeamRoot<'a>,
+    config: BeamConfig,
+    drops: Vec<Action>,
+    progress: Progress,
+    levels: Vec<Level>,
+    result: BeamResult,
+    neighbours: std::marker::PhantomData<N>,
+}
+
+/// Runs a beam search from `root` with `config` on the current rayon pool.
+pub fn search<N: Neighbourhood>(root: BeamRoot<'_>, config: &BeamConfig) -> BeamResult {
+    Beam::<N>::new(root, config.clone()).run()
+}
+
+impl<'a, N: Neighbourhood> Beam<'a, N> {
+    pub fn new(root: BeamRoot<'a>, config: BeamConfig) -> Self {
+        let drops = config.drops();
+        let progress = Progress::new(config.deadline);
+        Beam {
+            root,
+            config,
+            drops,
+            progress,
+            levels: Vec::new(),
+            result: BeamResult {
+                earliest: vec![None; MAX_CHAIN + 1],
+                ..BeamResult::default()
+            },
+            neighbours: std::marker::PhantomData,
+        }
+    }
+
+    pub fn run(mut self) -> BeamResult {
+        let mut candidates = self.start();
+        let max_depth = self.config.depth.min(self.root.packs.len());
+        for depth in 0..max_depth {
+            if self.budget_spent() {
+                break;
+            }
+            if self.progress.out_of_time() {
+                self.result.timed_out = true;
+                break;
+            }
+            if depth > 0 {
+                self.select(&candidates);
+            }
+            let children = self.expand(depth);
+            if children.is_empty() {
+                break;
+            }
+            candidates = children;
+            self.result.depth = depth + 1;
+            if self.record(&mut candidates, depth + 1) {
+                break;
+            }
+            if self.progress.out_of_time() {
+                self.result.timed_out = true;
+                break;
+            }
+        }
+        self.finish(&candidates)
+    }
+
+    /// The root level (after its ojama row), its own lookahead recorded at depth 0. Returns the
+    /// root as the only candidate, so that a search that cannot move still has a best node.
+    fn start(&mut self) -> Vec<Child> {
+        let mut root = Node {
+            state: self.root.state,
+            enemy_ojama: self.root.enemy_ojama,
+            path_chain: 0,
+        };
+        root.state.drop_pending_ojama();
+        let mut child = Child {
+            key: node_key(&root, 0),
+            total: 0,
+            parent: u32::MAX,
+            action: 0,
+            path_chain: 0,
+            chain: 0,
+            fire: 0,
+        };
+        evaluate::<N>(
+            &mut child,
+            &root,
+            self.root.packs.first(),
+            self.config.height_cutoff,
+        );
+        self.progress.count(u64::from(DROPS));
+        self.note_chain(u32::from(child.chain), 0);
+        self.levels.push(Level {
+            nodes: vec![root],
+            links: vec![(u32::MAX, 0)],
+        });
+        vec![child]
+    }
+
+    fn budget_spent(&self) -> bool {
+        self.config
+            .node_budget
+            .is_some_and(|budget| self.result.nodes >= budget)
+    }
+
+    /// Chooses the next frontier among `candidates` (sorted by bucket, then rank): the best of
+    /// each bucket, highest chain first, within both widths; and plays their moves again.
+    fn select(&mut self, candidates: &[Child]) {
+        let mut chosen = Vec::with_capacity(self.config.width.min(candidates.len()));
+        let mut left = self.config.width;
+        for bucket in candidates.chunk_by(|a, b| a.chain == b.chain) {
+            if left == 0 {
+                break;
+            }
+            let take = bucket.len().min(self.config.bucket_width).min(left);
+            chosen.extend_from_slice(&bucket[..take]);
+            left -= take;
+        }
+        let parents = &self.levels.last().expect("root level").nodes;
+        let depth = self.levels.len() - 1;
+        let pack = &self.root.packs[depth];
+        let injected = self.injected(depth);
+        let nodes: Vec<Node> = chosen
+            .par_iter()
+            .map(|c| {
+                let mut node = play::<N>(
+                    &parents[c.parent as usize],
+                    pack,
+                    Action::ALL[c.action as usize],
+                    injected,
+                )
+                .expect("a selected child was played before");
+                node.path_chain = c.path_chain;
+                node
+            })
+            .collect();
+        self.progress.count(nodes.len() as u64);
+        let links = chosen.iter().map(|c| (c.parent, c.action)).collect();
+        self.levels.push(Level { nodes, links });
+    }
+
+    /// Ojama injected after the move made at `depth`.
+    fn injected(&self, depth: usize) -> i64 {
+        match self.config.injection {
+            Some(inj) if inj.after_moves == depth + 1 => inj.ojama,
+            _ => 0,
+        }
+    }
+
+    /// Plays every move of the frontier, removes duplicates and evaluates the rest: the
+    /// children at `depth + 1`, sorted by bucket (high first), then rank, then stable key.
+    fn expand(&mut self, depth: usize) -> Vec<Child> {
+        let mut children = self.generate(depth);
+        dedup_by_key(&mut children);
+        let mut children = self.evaluate_all(children, depth);
+        children.par_sort_unstable_by(|a, b| {
+            b.chain
+                .cmp(&a.chain)
+                .then(b.total.cmp(&a.total))
+                .then(a.tie_key().cmp(&b.tie_key()))
+        });
+        children
+    }
+
+    fn generate(&self, depth: usize) -> Vec<Child> {
+        let frontier = &self.levels.last().expect("root level").nodes;
+        let pack = &self.root.packs[depth];
+        let injected = self.injected(depth);
+        let drops = &self.drops;
+        let progress = &self.progress;
+        frontier
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(parent, node)| {
+                let live = !progress.out_of_time();
+                if live {
+                    progress.count(drops.len() as u64);
+                }
+                drops
+                    .iter()
+                    .filter(move |_| live)
+                    .filter_map(move |&action| {
+                        let child = play::<N>(node, pack, action, injected)?;
+                        Some(Child {
+                            key: node_key(&child, depth + 1),
+                            total: 0,
+                            parent: parent as u32,
+                            action: action_index(action),
+                            path_chain: node.path_chain,
+                            chain: 0,
+                            fire: 0,
+                        })
+                    })
+            })
+            .collect()
+    }
+
+    fn evaluate_all(&mut self, mut children: Vec<Child>, depth: usize) -> Vec<Child> {
+        let frontier = &self.levels.last().expect("root level").nodes;
+        let pack = &self.root.packs[depth];
+        let next_pack = self.root.packs.get(depth + 1);
+        let injected = self.injected(depth);
+        let cutoff = self.config.height_cutoff;
+        let progress = &self.progress;
+        let evaluated: Vec<bool> = children
+            .par_iter_mut()
+            .map(|child| {
+                if progress.out_of_time() {
+                    return false;
+                }
+                let parent = &frontier[child.parent as usize];
+                let action = Action::ALL[child.action as usize];
+                let node = play::<N>(parent, pack, action, injected).expect("played before");
+                evaluate::<N>(child, &node, next_pack, cutoff);
+                progress.count(1 + u64::from(DROPS));
+                true
+            })
+            .collect();
+        if evaluated.iter().all(|&e| e) {
+            self.result.nodes += children.len() as u64;
+            return children;
+        }
+        let kept: Vec<Child> = children
+            .into_iter()
+            .zip(evaluated)
+            .filter_map(|(c, e)| e.then_some(c))
+            .collect();
+        self.result.nodes += kept.len() as u64;
+        kept
+    }
+
+    /// Records the chains available at `depth` and applies the target and stop rules. Returns
+    /// whether the search stops here.
+    fn record(&mut self, candidates: &mut Vec<Child>, depth: usize) -> bool {
+        let deepest = candidates.first().map_or(0, |c| u32::from(c.chain));
+        self.note_chain(deepest, depth);
+        if let Some(target) = self.config.target {
+            if self.result.target_depth.is_none() && self.result.max_chain >= target.chain {
+                self.result.target_depth = Some(depth);
+                if target.stop {
+                    return true;
+                }
+                let keep = target.chain as i64 + i64::from(target.keep_offset);
+                candidates.retain(|c| i64::from(c.chain) >= keep);
+            }
+        }
+        self.config
+            .stop_chain
+            .is_some_and(|stop| self.result.max_chain >= stop)
+    }
+
+    fn note_chain(&mut self, chain: u32, depth: usize) {
+        for slot in &mut self.result.earliest[..=chain as usize] {
+            slot.get_or_insert(depth);
+        }
+        if chain > self.result.max_chain {
+            self.result.max_chain = chain;
+            self.result.max_chain_depth = depth;
+        }
+    }
+
+    /// The best candidate of the last depth (highest total; among equals the higher bucket,
+    /// then the stable order) and the path to it.
+    fn finish(mut self, candidates: &[Child]) -> BeamResult {
+        let best = candidates
+            .iter()
+            .reduce(|best, c| if c.total > best.total { c } else { best });
+        if let Some(best) = best {
+            self.result.best_chain = u32::from(best.chain);
+            self.result.best_fire = (best.fire != 0).then(|| Action::ALL[best.fire as usize]);
+            self.result.plan = self.path_to(best);
+        }
+        self.result.sim_calls = self.progress.sim_calls.load(Ordering::Relaxed);
+        self.result
+    }
+
+    /// The moves from the root to `child` (a child of the last level).
+    fn path_to(&self, child: &Child) -> Vec<Action> {
+        if child.parent == u32::MAX {
+            return Vec::new();
+        }
+        let mut path = vec![Action::ALL[child.action as usize]];
+        let mut index = child.parent;
+        for level in self.levels.iter().skip(1).rev() {
+            let (parent, action) = level.links[index as usize];
+            path.push(Action::ALL[action as usize]);
+            index = parent;
+        }
+        path.reverse();
+        path
+    }
+}
+
+/// Removes children with equal keys, keeping the best path chain, then the stable order; the
+/// survivors are left in frontier order (parent, then move), which is also the order the
+/// evaluation is cut at on a deadline.
+fn dedup_by_key(children: &mut Vec<Child>) {
+    children.par_sort_unstable_by(|a, b| {
+        a.key
+            .cmp(&b.key)
+            .then(b.path_chain.cmp(&a.path_chain))
+            .then((a.parent, a.action).cmp(&(b.parent, b.action)))
+    });
+    children.dedup_by_key(|c| c.key);
+    children.par_sort_unstable_by_key(|c| (c.parent, c.action));
+}
