@@ -44,6 +44,54 @@ pub enum Command {
         #[arg(long, value_name = "S", default_value_t = 0)]
         seed: u64,
     },
+    /// Fixed-work beam benchmark: one line per position, then `nodes N nps M signature H`.
+    #[command(args_override_self = true)]
+    Bench {
+        #[command(subcommand)]
+        kind: Option<BenchKind>,
+        /// Node budget per position.
+        #[arg(long, value_name = "N", default_value_t = crate::bench::BENCH_NODES)]
+        nodes: u64,
+    },
+}
+
+/// The other benchmarks of `ysai bench`.
+#[derive(Clone, Debug, PartialEq, Eq, Subcommand)]
+pub enum BenchKind {
+    /// Chain quality of the first beam from an empty field, on each pack file of a directory.
+    /// Search flags (`-bw 5000 -bcm 12 ...`) may follow.
+    #[command(args_override_self = true)]
+    Chains {
+        /// Directory of pack files in the game-start format (e.g. the official `pack_NNNN.pack`).
+        #[arg(long, value_name = "DIR")]
+        packs: std::path::PathBuf,
+        /// Use only the first N files (in name order).
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+        /// One JSON object per sequence, then a summary object.
+        #[arg(long)]
+        json: bool,
+        /// Search flags, as for playing.
+        #[arg(
+            value_name = "FLAGS",
+            trailing_var_arg = true,
+            allow_hyphen_values = true
+        )]
+        flags: Vec<String>,
+    },
+}
+
+impl Command {
+    /// Search flags written after the subcommand, which configure it like flags before it.
+    fn trailing_flags(&self) -> Option<&[String]> {
+        match self {
+            Command::Bench {
+                kind: Some(BenchKind::Chains { flags, .. }),
+                ..
+            } if !flags.is_empty() => Some(flags),
+            _ => None,
+        }
+    }
 }
 
 /// Why [`parse`] did not return a [`Cli`]. Help and version are here too, because they also
@@ -124,13 +172,42 @@ where
     let args = utf8_args(args)?;
     let args = normalise(args, &known_flags())?;
     let matches = RawCli::command()
-        .try_get_matches_from(args)
+        .try_get_matches_from(&args)
         .map_err(from_clap)?;
     let given = given_flags(&matches);
     let raw = RawCli::from_arg_matches(&matches).map_err(from_clap)?;
     let mut cli = raw.into_cli();
     cli.given = given;
+    if let Some(trailing) = cli.command.as_ref().and_then(Command::trailing_flags) {
+        let flags = known_flags();
+        let mut args = args[..subcommand_index(&args, &flags)].to_vec();
+        args.extend(trailing.iter().cloned());
+        let inner = parse(args)?;
+        if inner.command.is_some() {
+            return Err(CliError::Usage(
+                "only search flags may follow `bench chains` and its options".to_string(),
+            ));
+        }
+        cli.params = inner.params;
+        cli.given = inner.given;
+    }
     Ok(cli)
+}
+
+/// Where the subcommand starts in normalised `args`: the first token that is neither a flag
+/// nor the value of the flag before it.
+fn subcommand_index(args: &[String], flags: &[KnownFlag]) -> usize {
+    let mut i = 1;
+    while i < args.len() {
+        let Some(rest) = args[i].strip_prefix("--") else {
+            return i;
+        };
+        let inline = rest.contains('=');
+        let name = rest.split('=').next().unwrap_or(rest);
+        let takes_value = flags.iter().any(|f| f.name == name && f.takes_value);
+        i += if takes_value && !inline { 2 } else { 1 };
+    }
+    args.len()
 }
 
 /// The long names of the flags written on the command line (not defaulted), in clap's order.

@@ -1,9 +1,10 @@
 //! `ysai`: plays CODE VS Reborn on stdin/stdout, or runs one of its tools.
 
 use std::io::{self, BufWriter, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
-use ysai::cli::{self, Command};
+use ysai::cli::{self, BenchKind, Command};
 use ysai::params::{NeighbourMode, Params};
 use ysai::with_neighbours;
 
@@ -32,12 +33,70 @@ fn main() -> ExitCode {
             play(&cli.params)
         }
         Some(Command::Selfcheck { turns, seed }) => selfcheck(turns, seed),
+        Some(Command::Bench { kind: None, nodes }) => bench(nodes, &cli.params),
+        Some(Command::Bench {
+            kind: Some(BenchKind::Chains {
+                packs, limit, json, ..
+            }),
+            ..
+        }) => bench_chains(&packs, limit, json, &cli.params),
     }
+}
+
+/// `ysai bench`: the fixed positions, one line each, then the totals and signature.
+fn bench(nodes: u64, params: &Params) -> ExitCode {
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{}", ysai::selfcheck::build_description("bench"));
+    let result = with_neighbours!(params.neighbours, N => {
+        ysai::bench::run_bench::<N>(nodes, &mut out)
+    });
+    match result.and_then(|totals| writeln!(out, "{totals}")) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ysai: bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `ysai bench chains`: the first beam on each pack sequence of a directory.
+fn bench_chains(dir: &Path, limit: Option<usize>, json: bool, params: &Params) -> ExitCode {
+    let files = match ysai::bench::pack_files(dir) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("ysai: bench chains: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut out = io::stdout().lock();
+    let mut reports = Vec::new();
+    for path in files.iter().take(limit.unwrap_or(usize::MAX)) {
+        let sequence = match ysai::bench::read_pack_file(path) {
+            Ok(sequence) => sequence,
+            Err(e) => {
+                eprintln!("ysai: bench chains: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let report = with_neighbours!(params.neighbours, N => {
+            ysai::bench::chains_one::<N>(&sequence, params)
+        });
+        let _ = writeln!(out, "{}", if json { report.json() } else { report.line() });
+        let _ = out.flush();
+        reports.push(report);
+    }
+    let summary = ysai::bench::ChainsSummary::of(&reports);
+    let _ = writeln!(
+        out,
+        "{}",
+        if json { summary.json() } else { summary.line() }
+    );
+    ExitCode::SUCCESS
 }
 
 /// Says which of the user's flags the chosen player ignores, rather than ignoring them silently.
 fn note_flags_without_effect(given: &[String], params: &Params) {
-    let unused = ysai::play::flags_without_effect(given);
+    let unused = ysai::play::flags_without_effect(params.player, given);
     if !unused.is_empty() {
         eprintln!(
             "ysai: note: the {} player does not use {}; they configure the search",
@@ -92,7 +151,7 @@ fn play(params: &Params) -> ExitCode {
 /// Plays `turns` random turns per neighbour mode on the bitboard simulator and the oracle.
 fn selfcheck(turns: u64, seed: u64) -> ExitCode {
     let mut out = BufWriter::new(io::stdout().lock());
-    let _ = writeln!(out, "{}", ysai::selfcheck::build_description());
+    let _ = writeln!(out, "{}", ysai::selfcheck::build_description("selfcheck"));
     let _ = out.flush();
     let mut ok = true;
     for mode in [NeighbourMode::Shift, NeighbourMode::Table] {

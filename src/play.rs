@@ -1,7 +1,7 @@
 //! Playing the game protocol: read each block, let the chosen player decide, answer.
 
 use crate::params::{Params, PlayerKind};
-use crate::player::{Greedy, Player, RandomPlayer, TurnView};
+use crate::player::{BeamPlayer, Greedy, Player, RandomPlayer, TurnView};
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
 use crate::sim::{
     Action, Field, FieldError, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME,
@@ -12,14 +12,38 @@ use std::io::{self, BufRead, Write};
 /// The name line the AI prints first.
 pub const NAME: &str = "ysai";
 
-/// Flags that change how the baseline players play (the rest configure the search).
+/// Flags that every player obeys.
 const PLAYER_FLAGS: &[&str] = &["threads", "ut", "ai", "neighbours", "seed", "g", "t"];
 
-/// The flags in `given` that the baseline players do not use, spelled as the user would.
-pub fn flags_without_effect(given: &[String]) -> Vec<String> {
+/// The first-beam and per-turn-beam flags, which the beam player obeys too.
+const BEAM_FLAGS: &[&str] = &[
+    "bd",
+    "bw",
+    "bcw",
+    "bcm",
+    "bcm-",
+    "bcm2",
+    "sbcm",
+    "bminx",
+    "bmaxx",
+    "ftl",
+    "height-cutoff",
+    "beam-nodes",
+    "nbw",
+    "nbcw",
+    "nbd",
+    "nftl",
+    "nbtmax",
+];
+
+/// The flags in `given` that the `kind` player does not use, spelled as the user would.
+pub fn flags_without_effect(kind: PlayerKind, given: &[String]) -> Vec<String> {
+    let used = |flag: &str| {
+        PLAYER_FLAGS.contains(&flag) || (kind == PlayerKind::Beam && BEAM_FLAGS.contains(&flag))
+    };
     given
         .iter()
-        .filter(|flag| !PLAYER_FLAGS.contains(&flag.as_str()))
+        .filter(|flag| !used(flag))
         .map(|flag| format!("-{flag}"))
         .collect()
 }
@@ -127,7 +151,7 @@ fn make_player<N: Neighbourhood>(params: &Params) -> Box<dyn Player> {
     match params.player {
         PlayerKind::Random => Box::new(RandomPlayer::new(params.seed)),
         PlayerKind::Greedy => Box::new(Greedy::<N>::default()),
-        PlayerKind::Beam => Box::new(Greedy::<N>::default()),
+        PlayerKind::Beam => Box::new(BeamPlayer::<N>::new(params)),
     }
 }
 
@@ -194,7 +218,11 @@ mod tests {
         let given: Vec<String> = ["bw", "threads", "bcm-", "t", "m"]
             .map(String::from)
             .to_vec();
-        assert_eq!(flags_without_effect(&given), ["-bw", "-bcm-", "-m"]);
-        assert!(flags_without_effect(&[]).is_empty());
+        assert_eq!(
+            flags_without_effect(PlayerKind::Greedy, &given),
+            ["-bw", "-bcm-", "-m"]
+        );
+        assert_eq!(flags_without_effect(PlayerKind::Beam, &given), ["-m"]);
+        assert!(flags_without_effect(PlayerKind::Random, &[]).is_empty());
     }
 }

@@ -504,9 +504,9 @@ fn compare_fields(fast: &PlayerState, naive: &OracleField) -> Option<String> {
 }
 
 /// The backend this build uses and the CPU features the machine has.
-pub fn build_description() -> String {
+pub fn build_description(tool: &str) -> String {
     format!(
-        "ysai {} selfcheck: bitboard backend {}, gravity {}, CPU features: {}, {} threads",
+        "ysai {} {tool}: bitboard backend {}, gravity {}, CPU features: {}, {} threads",
         env!("CARGO_PKG_VERSION"),
         crate::bitboard::BACKEND,
         crate::bitboard::COMPRESS_BACKEND,

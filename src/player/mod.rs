@@ -1,9 +1,11 @@
 //! Players: given the game and the turn, choose an action. Every action a player returns is
 //! legal for the state it was given.
 
+mod beam;
 mod greedy;
 mod random;
 
+pub use beam::BeamPlayer;
 pub use greedy::Greedy;
 pub use random::RandomPlayer;
 

@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use ysai_tables::{chain_ojama, MAX_CHAIN};
 
 use super::key::WordHasher;
-use crate::params::HeightCutoff;
+use crate::params::{HeightCutoff, Params};
 use crate::sim::game::{offset_ojama, OJAMA_ROW};
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
 
@@ -96,12 +96,65 @@ impl BeamConfig {
         }
     }
 
+    /// The first beam of a game (§9a.3): `-bd -bw -bcw -bcm -bcm- -sbcm -bcm2 -bminx -bmaxx`,
+    /// the height cut-off, and the node budget.
+    pub fn first_beam(params: &Params) -> Self {
+        BeamConfig {
+            target: target(params.beam_chain_max, params),
+            stop_chain: positive(params.beam_chain_max2),
+            min_x: params.beam_min_x.clamp(0, 8) as u8,
+            max_x: params.beam_max_x.clamp(0, 8) as u8,
+            height_cutoff: params.height_cutoff,
+            node_budget: (params.beam_nodes > 0).then_some(params.beam_nodes),
+            ..BeamConfig::new(
+                params.beam_depth,
+                params.beam_width,
+                params.beam_chain_width,
+            )
+        }
+    }
+
+    /// The per-turn beam (§9b): `-nbd -nbw -nbcw` over every column, aiming at a 10-chain
+    /// while `first_move_chain` (my best chain this turn) is at most `--nbtmax`.
+    pub fn turn_beam(params: &Params, first_move_chain: u32) -> Self {
+        let aim = i64::from(first_move_chain) <= i64::from(params.next_beam_target_max);
+        BeamConfig {
+            target: if aim {
+                target(TURN_BEAM_TARGET, params)
+            } else {
+                None
+            },
+            node_budget: (params.beam_nodes > 0).then_some(params.beam_nodes),
+            ..BeamConfig::new(
+                params.next_beam_depth,
+                params.next_beam_width,
+                params.next_beam_chain_width,
+            )
+        }
+    }
+
     fn drops(&self) -> Vec<Action> {
         let max_x = self.max_x.min(DROPS / 4 - 1);
         (self.min_x..=max_x)
             .flat_map(|x| (0..4).map(move |rot| Action::Drop { x, rot }))
             .collect()
     }
+}
+
+/// The chain the per-turn beam aims at while my chains are small (§9b).
+const TURN_BEAM_TARGET: i32 = 10;
+
+fn positive(value: i32) -> Option<u32> {
+    (value > 0).then_some(value as u32)
+}
+
+/// The target `chain` (if positive) with the `-bcm-` and `-sbcm` settings.
+fn target(chain: i32, params: &Params) -> Option<Target> {
+    positive(chain).map(|chain| Target {
+        chain,
+        keep_offset: params.beam_chain_max_minus,
+        stop: params.stop_beam_at_chain_max,
+    })
 }
 
 /// Where a beam starts: my state at the start of a turn (before its ojama row) and the packs
@@ -188,6 +241,7 @@ struct Lookahead {
 }
 
 /// Shared counters and the stop flag of one search.
+#[derive(Debug)]
 struct Progress {
     sim_calls: AtomicU64,
     stopped: AtomicBool,
@@ -213,6 +267,14 @@ impl Progress {
             self.stopped.store(true, Ordering::Relaxed);
         }
         late
+    }
+
+    fn snapshot(&self) -> Self {
+        Progress {
+            sim_calls: AtomicU64::new(self.sim_calls.load(Ordering::Relaxed)),
+            stopped: AtomicBool::new(self.stopped.load(Ordering::Relaxed)),
+            deadline: self.deadline,
+        }
     }
 
     fn count(&self, calls: u64) {
@@ -322,6 +384,7 @@ fn evaluate<N: Neighbourhood>(
 }
 
 /// One depth's frontier and how each node was reached.
+#[derive(Clone)]
 struct Level {
     nodes: Vec<Node>,
     /// `(parent index in the previous level, action index)` per node.
@@ -335,8 +398,26 @@ pub struct Beam<'a, N: Neighbourhood> {
     drops: Vec<Action>,
     progress: Progress,
     levels: Vec<Level>,
+    /// The children of the deepest level, sorted by bucket then rank.
+    candidates: Vec<Child>,
     result: BeamResult,
     neighbours: std::marker::PhantomData<N>,
+}
+
+/// A copy that continues independently (benchmarks time one depth from the same start).
+impl<N: Neighbourhood> Clone for Beam<'_, N> {
+    fn clone(&self) -> Self {
+        Beam {
+            root: self.root,
+            config: self.config.clone(),
+            drops: self.drops.clone(),
+            progress: self.progress.snapshot(),
+            levels: self.levels.clone(),
+            candidates: self.candidates.clone(),
+            result: self.result.clone(),
+            neighbours: std::marker::PhantomData,
+        }
+    }
 }
 
 /// Runs a beam search from `root` with `config` on the current rayon pool.
@@ -348,49 +429,55 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
     pub fn new(root: BeamRoot<'a>, config: BeamConfig) -> Self {
         let drops = config.drops();
         let progress = Progress::new(config.deadline);
-        Beam {
+        let mut beam = Beam {
             root,
             config,
             drops,
             progress,
             levels: Vec::new(),
+            candidates: Vec::new(),
             result: BeamResult {
                 earliest: vec![None; MAX_CHAIN + 1],
                 ..BeamResult::default()
             },
             neighbours: std::marker::PhantomData,
-        }
+        };
+        beam.candidates = beam.start();
+        beam
     }
 
+    /// Searches to the end and returns what was found.
     pub fn run(mut self) -> BeamResult {
-        let mut candidates = self.start();
-        let max_depth = self.config.depth.min(self.root.packs.len());
-        for depth in 0..max_depth {
-            if self.budget_spent() {
-                break;
-            }
-            if self.progress.out_of_time() {
-                self.result.timed_out = true;
-                break;
-            }
-            if depth > 0 {
-                self.select(&candidates);
-            }
-            let children = self.expand(depth);
-            if children.is_empty() {
-                break;
-            }
-            candidates = children;
-            self.result.depth = depth + 1;
-            if self.record(&mut candidates, depth + 1) {
-                break;
-            }
-            if self.progress.out_of_time() {
-                self.result.timed_out = true;
-                break;
-            }
+        while self.step() {}
+        self.finish()
+    }
+
+    /// Searches one more depth; returns whether another one may follow.
+    pub fn step(&mut self) -> bool {
+        let depth = self.result.depth;
+        if depth >= self.config.depth.min(self.root.packs.len()) || self.budget_spent() {
+            return false;
         }
-        self.finish(&candidates)
+        if self.progress.out_of_time() {
+            self.result.timed_out = true;
+            return false;
+        }
+        if depth > 0 {
+            let candidates = std::mem::take(&mut self.candidates);
+            self.select(&candidates);
+        }
+        let mut children = self.expand(depth);
+        if children.is_empty() {
+            return false;
+        }
+        self.result.depth = depth + 1;
+        let stop = self.record(&mut children, depth + 1);
+        self.candidates = children;
+        if self.progress.out_of_time() {
+            self.result.timed_out = true;
+            return false;
+        }
+        !stop
     }
 
     /// The root level (after its ojama row), its own lookahead recorded at depth 0. Returns the
@@ -435,16 +522,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
     /// Chooses the next frontier among `candidates` (sorted by bucket, then rank): the best of
     /// each bucket, highest chain first, within both widths; and plays their moves again.
     fn select(&mut self, candidates: &[Child]) {
-        let mut chosen = Vec::with_capacity(self.config.width.min(candidates.len()));
-        let mut left = self.config.width;
-        for bucket in candidates.chunk_by(|a, b| a.chain == b.chain) {
-            if left == 0 {
-                break;
-            }
-            let take = bucket.len().min(self.config.bucket_width).min(left);
-            chosen.extend_from_slice(&bucket[..take]);
-            left -= take;
-        }
+        let chosen = choose_frontier(candidates, self.config.width, self.config.bucket_width);
         let parents = &self.levels.last().expect("root level").nodes;
         let depth = self.levels.len() - 1;
         let pack = &self.root.packs[depth];
@@ -590,8 +668,9 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
 
     /// The best candidate of the last depth (highest total; among equals the higher bucket,
     /// then the stable order) and the path to it.
-    fn finish(mut self, candidates: &[Child]) -> BeamResult {
-        let best = candidates
+    pub fn finish(mut self) -> BeamResult {
+        let best = self
+            .candidates
             .iter()
             .reduce(|best, c| if c.total > best.total { c } else { best });
         if let Some(best) = best {
@@ -618,6 +697,22 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
         path.reverse();
         path
     }
+}
+
+/// The best of each bucket of `candidates` (sorted by bucket, then rank), highest chain first:
+/// at most `bucket_width` per bucket and `width` in all.
+fn choose_frontier(candidates: &[Child], width: usize, bucket_width: usize) -> Vec<Child> {
+    let mut chosen = Vec::with_capacity(width.min(candidates.len()));
+    let mut left = width;
+    for bucket in candidates.chunk_by(|a, b| a.chain == b.chain) {
+        if left == 0 {
+            break;
+        }
+        let take = bucket.len().min(bucket_width).min(left);
+        chosen.extend_from_slice(&bucket[..take]);
+        left -= take;
+    }
+    chosen
 }
 
 /// Removes children with equal keys, keeping the best path chain, then the stable order; the

@@ -1,0 +1,417 @@
+//! `ysai bench`: a fixed-work benchmark whose signature proves that a build searches exactly
+//! as every other build does, and `ysai bench chains`, the chain quality of the first beam.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use std::{fmt, fs, io};
+
+use crate::params::Params;
+use crate::protocol::{Event, Reader};
+use crate::search::key::WordHasher;
+use crate::search::{beam_search, BeamConfig, BeamResult, BeamRoot};
+use crate::sim::{Field, Neighbourhood, PlayerState, PreparedPack};
+
+/// The chain whose first availability `bench chains` reports (`depth12`).
+pub const REPORTED_CHAIN: u32 = 12;
+
+/// Node budget of each `ysai bench` position.
+pub const BENCH_NODES: u64 = 60_000;
+
+/// A recorded turn: the game's packs and both players at the start of the turn.
+struct Snapshot {
+    name: &'static str,
+    text: &'static str,
+}
+
+macro_rules! snapshot {
+    ($name:literal) => {
+        Snapshot {
+            name: $name,
+            text: include_str!(concat!(
+                "../tests/data/official/snapshots/",
+                $name,
+                ".stdin.txt"
+            )),
+        }
+    };
+}
+
+/// The positions of `ysai bench`: official single-turn inputs from the opening to the middle
+/// game, with their real packs.
+const SNAPSHOTS: [Snapshot; 7] = [
+    snapshot!("initial"),
+    snapshot!("error"),
+    snapshot!("segfault"),
+    snapshot!("segfault1"),
+    snapshot!("must_not_die"),
+    snapshot!("dead"),
+    snapshot!("dead1"),
+];
+
+/// One position of the fixed benchmark, ready to search.
+pub struct BenchPosition {
+    pub name: &'static str,
+    pub turn: usize,
+    pub me: PlayerState,
+    pub enemy_ojama: i64,
+    pub packs: Vec<PreparedPack>,
+}
+
+/// The embedded positions. They are part of the binary, so a failure here is a build defect.
+pub fn bench_positions() -> Vec<BenchPosition> {
+    SNAPSHOTS.iter().map(parse_snapshot).collect()
+}
+
+fn parse_snapshot(snapshot: &Snapshot) -> BenchPosition {
+    let mut reader = Reader::new(snapshot.text.as_bytes());
+    let mut packs = None;
+    while let Some(event) = reader.next_event().expect("embedded snapshot parses") {
+        match event {
+            Event::GameStart(p) => packs = Some(p),
+            Event::Turn(turn) => {
+                let packs = packs.expect("packs come before the turn");
+                let view = &turn.players;
+                let me = PlayerState {
+                    field: Field::from_rows_settled(&view[0].rows).expect("valid field"),
+                    ojama: view[0].ojama,
+                    gauge: view[0].gauge,
+                    score: view[0].score,
+                };
+                let turn = turn.turn as usize;
+                return BenchPosition {
+                    name: snapshot.name,
+                    turn,
+                    me,
+                    enemy_ojama: view[1].ojama,
+                    packs: packs[turn..]
+                        .iter()
+                        .map(|&p| PreparedPack::new(p))
+                        .collect(),
+                };
+            }
+        }
+    }
+    panic!("embedded snapshot {} has no turn", snapshot.name)
+}
+
+/// The beam every bench position runs: a per-turn beam over all columns, narrow enough that
+/// the budget reaches several depths, under a node budget.
+pub fn bench_config(nodes: u64) -> BeamConfig {
+    BeamConfig {
+        node_budget: Some(nodes),
+        ..BeamConfig::new(10, 300, 100)
+    }
+}
+
+/// What `ysai bench` measured.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BenchTotals {
+    pub nodes: u64,
+    pub sim_calls: u64,
+    pub elapsed: Duration,
+    pub signature: u64,
+}
+
+impl BenchTotals {
+    pub fn nodes_per_second(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+impl fmt::Display for BenchTotals {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "nodes {} nps {} signature {:016x}",
+            self.nodes,
+            self.nodes_per_second(),
+            self.signature
+        )
+    }
+}
+
+/// Runs every bench position with `nodes` per position, writing one line per position to
+/// `out`. The signature hashes each plan, its best chain and the node count.
+pub fn run_bench<N: Neighbourhood>(
+    nodes: u64,
+    out: &mut impl io::Write,
+) -> io::Result<BenchTotals> {
+    let mut totals = BenchTotals::default();
+    let mut signature = WordHasher::default();
+    for position in bench_positions() {
+        let root = BeamRoot {
+            state: position.me,
+            enemy_ojama: position.enemy_ojama,
+            packs: &position.packs,
+        };
+        let start = Instant::now();
+        let result = beam_search::<N>(root, &bench_config(nodes));
+        totals.elapsed += start.elapsed();
+        totals.nodes += result.nodes;
+        totals.sim_calls += result.sim_calls;
+        signature = sign(signature, &result);
+        writeln!(
+            out,
+            "{:<13} turn {:>2}: depth {:>2} nodes {:>6} best chain {:>2} max chain {:>2} plan {}",
+            position.name,
+            position.turn,
+            result.depth,
+            result.nodes,
+            result.best_chain,
+            result.max_chain,
+            plan_text(&result)
+        )?;
+    }
+    totals.signature = signature.finish();
+    Ok(totals)
+}
+
+fn sign(hasher: WordHasher, result: &BeamResult) -> WordHasher {
+    let hasher = hasher
+        .word(result.nodes)
+        .word(u64::from(result.best_chain))
+        .word(result.plan.len() as u64);
+    result
+        .plan
+        .iter()
+        .fold(hasher, |h, action| h.word(action_code(*action)))
+}
+
+fn action_code(action: crate::sim::Action) -> u64 {
+    match action {
+        crate::sim::Action::Skill => 0,
+        crate::sim::Action::Drop { x, rot } => 1 + 4 * u64::from(x) + u64::from(rot),
+    }
+}
+
+fn plan_text(result: &BeamResult) -> String {
+    let moves: Vec<String> = result
+        .plan
+        .iter()
+        .map(|a| a.to_string().replace(' ', ""))
+        .collect();
+    moves.join(",")
+}
+
+/// A pack directory that cannot be used.
+#[derive(Debug)]
+pub enum PackError {
+    Read { path: PathBuf, error: io::Error },
+    Parse { path: PathBuf, message: String },
+    Empty { dir: PathBuf },
+}
+
+impl fmt::Display for PackError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PackError::Read { path, error } => write!(f, "{}: {error}", path.display()),
+            PackError::Parse { path, message } => write!(f, "{}: {message}", path.display()),
+            PackError::Empty { dir } => {
+                write!(f, "{}: no pack files (*.pack) found", dir.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for PackError {}
+
+/// A pack sequence and the file it came from.
+pub struct PackSequence {
+    pub file: String,
+    pub packs: Vec<PreparedPack>,
+}
+
+/// The pack files of `dir` (`*.pack`, or every regular file if there is none), in name order.
+pub fn pack_files(dir: &Path) -> Result<Vec<PathBuf>, PackError> {
+    let read = |error| PackError::Read {
+        path: dir.to_path_buf(),
+        error,
+    };
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(read)?
+        .map(|entry| entry.map(|e| e.path()))
+        .collect::<Result<_, _>>()
+        .map_err(read)?;
+    files.retain(|p| p.is_file());
+    if files
+        .iter()
+        .any(|p| p.extension().is_some_and(|e| e == "pack"))
+    {
+        files.retain(|p| p.extension().is_some_and(|e| e == "pack"));
+    }
+    files.sort();
+    if files.is_empty() {
+        return Err(PackError::Empty {
+            dir: dir.to_path_buf(),
+        });
+    }
+    Ok(files)
+}
+
+/// Reads one pack file: the 500-pack block that starts a game.
+pub fn read_pack_file(path: &Path) -> Result<PackSequence, PackError> {
+    let text = fs::read(path).map_err(|error| PackError::Read {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    let parse = |message: String| PackError::Parse {
+        path: path.to_path_buf(),
+        message,
+    };
+    let mut reader = Reader::new(text.as_slice());
+    match reader.next_event().map_err(|e| parse(e.to_string()))? {
+        Some(Event::GameStart(packs)) => Ok(PackSequence {
+            file: path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            packs: packs.iter().map(|&p| PreparedPack::new(p)).collect(),
+        }),
+        _ => Err(parse("expected a block of 500 packs".to_string())),
+    }
+}
+
+/// The chain quality of one first beam.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainsReport {
+    pub file: String,
+    /// The first depth at which some node could fire a 12-chain or more next.
+    pub depth12: Option<usize>,
+    /// The chain the best node of the last depth can fire next.
+    pub best_chain: u32,
+    /// The largest chain some node could fire next, at any depth.
+    pub max_chain: u32,
+    pub sim_calls: u64,
+    pub seconds: f64,
+}
+
+/// Runs the first beam of `params` from an empty field on `sequence` (`-ftl` is its limit).
+pub fn chains_one<N: Neighbourhood>(sequence: &PackSequence, params: &Params) -> ChainsReport {
+    let start = Instant::now();
+    let mut config = BeamConfig::first_beam(params);
+    config.deadline = Some(start + Duration::from_millis(params.first_time_limit_ms));
+    let root = BeamRoot {
+        state: PlayerState::default(),
+        enemy_ojama: 0,
+        packs: &sequence.packs,
+    };
+    let result = beam_search::<N>(root, &config);
+    ChainsReport {
+        file: sequence.file.clone(),
+        depth12: result.earliest_depth(REPORTED_CHAIN),
+        best_chain: result.best_chain,
+        max_chain: result.max_chain,
+        sim_calls: result.sim_calls,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+impl ChainsReport {
+    pub fn json(&self) -> String {
+        format!(
+            "{{\"file\": {}, \"depth12\": {}, \"best_chain\": {}, \"max_chain\": {}, \"sim_calls\": {}, \"seconds\": {:.3}}}",
+            json_string(&self.file),
+            self.depth12.map_or("null".to_string(), |d| d.to_string()),
+            self.best_chain,
+            self.max_chain,
+            self.sim_calls,
+            self.seconds
+        )
+    }
+
+    pub fn line(&self) -> String {
+        format!(
+            "{:<16} depth12 {:>4} best_chain {:>2} max_chain {:>2} sim_calls {:>10} seconds {:>6.2}",
+            self.file,
+            self.depth12.map_or("-".to_string(), |d| d.to_string()),
+            self.best_chain,
+            self.max_chain,
+            self.sim_calls,
+            self.seconds
+        )
+    }
+}
+
+/// Averages over a set of [`ChainsReport`]s.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChainsSummary {
+    pub n: usize,
+    /// Mean over the sequences where a 12-chain was found.
+    pub depth12_mean: f64,
+    pub depth12_missing: usize,
+    pub best_chain_mean: f64,
+    pub max_chain_mean: f64,
+    pub seconds_mean: f64,
+    pub sim_calls_per_s: f64,
+}
+
+impl ChainsSummary {
+    pub fn of(reports: &[ChainsReport]) -> Self {
+        let n = reports.len();
+        let mean =
+            |f: &dyn Fn(&ChainsReport) -> f64| reports.iter().map(f).sum::<f64>() / n.max(1) as f64;
+        let found: Vec<f64> = reports
+            .iter()
+            .filter_map(|r| r.depth12)
+            .map(|d| d as f64)
+            .collect();
+        let seconds: f64 = reports.iter().map(|r| r.seconds).sum();
+        let calls: u64 = reports.iter().map(|r| r.sim_calls).sum();
+        ChainsSummary {
+            n,
+            depth12_mean: found.iter().sum::<f64>() / found.len().max(1) as f64,
+            depth12_missing: n - found.len(),
+            best_chain_mean: mean(&|r| f64::from(r.best_chain)),
+            max_chain_mean: mean(&|r| f64::from(r.max_chain)),
+            seconds_mean: mean(&|r| r.seconds),
+            sim_calls_per_s: calls as f64 / seconds.max(1e-9),
+        }
+    }
+
+    pub fn json(&self) -> String {
+        format!(
+            "{{\"summary\": true, \"n\": {}, \"depth12_mean\": {:.3}, \"depth12_missing\": {}, \"best_chain_mean\": {:.3}, \"max_chain_mean\": {:.3}, \"seconds_mean\": {:.3}, \"sim_calls_per_s\": {:.0}}}",
+            self.n,
+            self.depth12_mean,
+            self.depth12_missing,
+            self.best_chain_mean,
+            self.max_chain_mean,
+            self.seconds_mean,
+            self.sim_calls_per_s
+        )
+    }
+
+    pub fn line(&self) -> String {
+        let mut s = String::new();
+        let _ = write!(
+            s,
+            "mean of {}: depth12 {:.2} (missing {}) best_chain {:.2} max_chain {:.2} seconds {:.2} sim_calls/s {:.0}",
+            self.n,
+            self.depth12_mean,
+            self.depth12_missing,
+            self.best_chain_mean,
+            self.max_chain_mean,
+            self.seconds_mean,
+            self.sim_calls_per_s
+        );
+        s
+    }
+}
+
+/// A JSON string literal.
+fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

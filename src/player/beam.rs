@@ -1,0 +1,165 @@
+//! `--ai beam`: the chain builder alone. Turn 0 searches a plan with the first beam (§9a);
+//! the plan is followed while the field is the one it expects; afterwards each turn re-plans
+//! with the per-turn beam (§9b). A chain of `-bcm` or more (12 when `-bcm` is off) is fired as
+//! soon as some move can fire it.
+
+use std::marker::PhantomData;
+use std::time::{Duration, Instant};
+
+use super::greedy::rank;
+use super::{Player, TurnView};
+use crate::params::Params;
+use crate::search::{beam_search, BeamConfig, BeamRoot};
+use crate::sim::{Action, Field, Neighbourhood, PlayerState, PreparedPack};
+
+/// The chain fired when `-bcm` does not name one.
+const DEFAULT_FIRE_CHAIN: u32 = 12;
+/// The game clock the time flags were set for; budgets shrink with the clock actually left.
+const GAME_TIME_MS: u64 = 180_000;
+/// Below this budget a per-turn beam is not worth starting.
+const MIN_BEAM_MS: u64 = 10;
+
+/// A sequence of moves and the field each expects to find before it is played.
+struct Plan {
+    first_turn: usize,
+    moves: Vec<Action>,
+    fields: Vec<Field>,
+}
+
+impl Plan {
+    fn new<N: Neighbourhood>(
+        first_turn: usize,
+        me: &PlayerState,
+        packs: &[PreparedPack],
+        moves: Vec<Action>,
+    ) -> Self {
+        let mut state = *me;
+        let mut fields = Vec::with_capacity(moves.len());
+        for (action, pack) in moves.iter().zip(packs) {
+            fields.push(state.field);
+            state.drop_pending_ojama();
+            state.act::<N>(pack, *action);
+        }
+        Plan {
+            first_turn,
+            moves,
+            fields,
+        }
+    }
+
+    /// The planned move for this turn, if the field is the one the plan expects and no ojama
+    /// row is about to fall on it.
+    fn next(&self, view: &TurnView<'_>) -> Option<Action> {
+        let k = view.turn.checked_sub(self.first_turn)?;
+        let expected = self.fields.get(k)?;
+        let on_track = *expected == view.me.field && view.me.ojama < crate::sim::game::OJAMA_ROW;
+        on_track.then(|| self.moves[k])
+    }
+}
+
+pub struct BeamPlayer<N: Neighbourhood> {
+    params: Params,
+    plan: Option<Plan>,
+    neighbours: PhantomData<N>,
+}
+
+impl<N: Neighbourhood> BeamPlayer<N> {
+    pub fn new(params: &Params) -> Self {
+        BeamPlayer {
+            params: params.clone(),
+            plan: None,
+            neighbours: PhantomData,
+        }
+    }
+
+    fn fire_chain(&self) -> u32 {
+        if self.params.beam_chain_max > 0 {
+            self.params.beam_chain_max as u32
+        } else {
+            DEFAULT_FIRE_CHAIN
+        }
+    }
+
+    /// `limit_ms` scaled to the clock left, as a deadline from `start`.
+    fn deadline(start: Instant, limit_ms: u64, time_left_ms: i64) -> (Instant, u64) {
+        let left = time_left_ms.max(0) as u64;
+        let budget = limit_ms.min(left.saturating_mul(limit_ms) / GAME_TIME_MS);
+        (start + Duration::from_millis(budget), budget)
+    }
+
+    fn first_plan(&mut self, view: &TurnView<'_>, start: Instant) {
+        let mut config = BeamConfig::first_beam(&self.params);
+        let (deadline, _) =
+            Self::deadline(start, self.params.first_time_limit_ms, view.time_left_ms);
+        config.deadline = Some(deadline);
+        let result = beam_search::<N>(root(view), &config);
+        self.plan = Some(Plan::new::<N>(view.turn, view.me, view.packs, result.plan));
+    }
+
+    fn turn_plan(
+        &self,
+        view: &TurnView<'_>,
+        start: Instant,
+        first_move_chain: u32,
+    ) -> Option<Action> {
+        let mut config = BeamConfig::turn_beam(&self.params, first_move_chain);
+        let (deadline, budget) =
+            Self::deadline(start, self.params.next_beam_time_ms, view.time_left_ms);
+        if budget < MIN_BEAM_MS && config.node_budget.is_none() {
+            return None;
+        }
+        config.deadline = Some(deadline);
+        beam_search::<N>(root(view), &config).plan.first().copied()
+    }
+}
+
+fn root<'a>(view: &TurnView<'a>) -> BeamRoot<'a> {
+    BeamRoot {
+        state: *view.me,
+        enemy_ojama: view.opponent.ojama,
+        packs: view.packs,
+    }
+}
+
+/// My largest chain this turn among the drops that survive, and a drop that fires it.
+fn best_chain<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack) -> (u32, Action) {
+    let mut best = (0, Action::drops()[0]);
+    let mut state = *me;
+    state.drop_pending_ojama();
+    for &action in Action::drops() {
+        let mut after = state;
+        let result = after.act::<N>(pack, action);
+        if !result.dead && result.chains > best.0 {
+            best = (result.chains, action);
+        }
+    }
+    best
+}
+
+/// Whether `action` keeps me alive this turn.
+fn survives<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack, action: Action) -> bool {
+    me.is_legal(action) && rank::<N>(me, pack, action).0
+}
+
+impl<N: Neighbourhood> Player for BeamPlayer<N> {
+    fn choose(&mut self, view: &TurnView<'_>) -> Action {
+        let start = Instant::now();
+        let pack = &view.packs[0];
+        if view.turn == 0 {
+            self.first_plan(view, start);
+        }
+        let (chain, fire) = best_chain::<N>(view.me, pack);
+        if chain >= self.fire_chain() {
+            return fire;
+        }
+        let planned = self.plan.as_ref().and_then(|plan| plan.next(view));
+        let choice = planned.or_else(|| {
+            self.plan = None;
+            self.turn_plan(view, start, chain)
+        });
+        match choice {
+            Some(action) if survives::<N>(view.me, pack, action) => action,
+            _ => super::Greedy::<N>::default().choose(view),
+        }
+    }
+}
