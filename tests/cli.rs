@@ -282,9 +282,12 @@ fn game_and_turn_options_give_one_answer() {
 #[test]
 fn every_player_and_neighbour_mode_plays_legally() {
     let (game, text) = first_game_of_54();
-    let settings: [&[&str]; 4] = [
+    let settings: [&[&str]; 5] = [
         &["--ai", "random", "--seed", "1"],
         &["--ai", "greedy"],
+        &[
+            "--ai", "beam", "-bw", "200", "-bcw", "60", "-bd", "8", "-nbw", "60",
+        ],
         &["--neighbours", "table"],
         &["--neighbours", "shift"],
     ];

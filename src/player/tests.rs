@@ -114,3 +114,97 @@ fn random_player_is_reproducible_legal_and_uses_every_action() {
         (0..500).all(|_| choose(&mut player, &poor, Pack::new([1, 2], [3, 4])) != Action::Skill)
     );
 }
+
+fn beam_params(fire_chain: i32) -> crate::params::Params {
+    crate::params::Params {
+        beam_width: 60,
+        beam_chain_width: 20,
+        beam_depth: 8,
+        beam_chain_max: fire_chain,
+        next_beam_width: 40,
+        next_beam_chain_width: 15,
+        next_beam_depth: 4,
+        beam_nodes: 4_000,
+        ..crate::params::Params::default()
+    }
+}
+
+#[test]
+fn beam_player_fires_a_chain_of_the_target_size() {
+    let me = PlayerState {
+        field: field(&[".7", "36"]),
+        ..PlayerState::default()
+    };
+    let pack = Pack::new([0, 0], [0, 4]);
+    let action = choose(&mut BeamPlayer::<Shift>::new(&beam_params(2)), &me, pack);
+    let mut after = me;
+    let result = after.act::<Shift>(&PreparedPack::new(pack), action);
+    assert_eq!(result.chains, 2, "chose {action}");
+}
+
+/// Plays `turns` turns of `packs` for one beam player alone: its moves, states and chains.
+fn solo_game(
+    params: &crate::params::Params,
+    packs: &[PreparedPack],
+    turns: usize,
+) -> Vec<(Action, PlayerState, u32)> {
+    let mut player = BeamPlayer::<Shift>::new(params);
+    let mut me = PlayerState::default();
+    let opponent = PlayerState::default();
+    let mut played = Vec::new();
+    for turn in 0..turns {
+        let action = player.choose(&TurnView {
+            turn,
+            packs: &packs[turn..],
+            me: &me,
+            opponent: &opponent,
+            time_left_ms: 180_000,
+        });
+        assert!(me.is_legal(action));
+        me.drop_pending_ojama();
+        let result = me.act::<Shift>(&packs[turn], action);
+        assert!(!result.dead, "turn {turn}: {action} loses");
+        played.push((action, me, result.chains));
+    }
+    played
+}
+
+#[test]
+fn beam_player_follows_its_plan_then_keeps_building_and_fires() {
+    let position = crate::bench::bench_positions()
+        .into_iter()
+        .find(|p| p.name == "initial")
+        .expect("opening position");
+    let params = beam_params(6);
+    let game = solo_game(&params, &position.packs, 30);
+    assert_eq!(
+        game,
+        solo_game(&params, &position.packs, 30),
+        "reproducible under a node budget"
+    );
+    let root = crate::search::BeamRoot {
+        state: PlayerState::default(),
+        enemy_ojama: 0,
+        packs: &position.packs,
+    };
+    let plan =
+        crate::search::beam_search::<Shift>(root, &crate::search::BeamConfig::first_beam(&params))
+            .plan;
+    // Until something vanishes the field is the one the plan expects, so its moves are played.
+    let quiet = game
+        .iter()
+        .take_while(|(_, _, c)| *c == 0)
+        .count()
+        .min(plan.len());
+    assert!(quiet >= 3, "the plan was followed for {quiet} turns");
+    let opening: Vec<Action> = game[..quiet].iter().map(|(a, _, _)| *a).collect();
+    assert_eq!(
+        opening,
+        plan[..quiet],
+        "the first moves are the turn-0 plan"
+    );
+    assert!(
+        game.iter().any(|(_, _, c)| *c >= 6),
+        "a 6-chain or more was fired"
+    );
+}

@@ -505,7 +505,11 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
             self.config.height_cutoff,
         );
         self.progress.count(u64::from(DROPS));
-        self.note_chain(u32::from(child.chain), 0);
+        // The root's own chain is reported, but the target and stop rules, like the node
+        // totals, look only at what the moves build.
+        for slot in &mut self.result.earliest[..=usize::from(child.chain)] {
+            slot.get_or_insert(0);
+        }
         self.levels.push(Level {
             nodes: vec![root],
             links: vec![(u32::MAX, 0)],
@@ -727,4 +731,295 @@ fn dedup_by_key(children: &mut Vec<Child>) {
     });
     children.dedup_by_key(|c| c.key);
     children.par_sort_unstable_by_key(|c| (c.parent, c.action));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::bench_positions;
+    use crate::sim::Shift;
+
+    fn child(chain: u8, total: i64, key: u64) -> Child {
+        Child {
+            key,
+            total,
+            parent: 0,
+            action: 1,
+            path_chain: chain,
+            chain,
+            fire: 0,
+        }
+    }
+
+    #[test]
+    fn frontier_takes_exactly_the_bucket_width_highest_chain_first() {
+        let mut candidates: Vec<Child> = (0..5).map(|k| child(9, 100 - k, k as u64)).collect();
+        candidates.extend((0..3).map(|k| child(7, 50, 10 + k)));
+        candidates.extend((0..10).map(|k| child(2, 10, 20 + k)));
+        let chosen = choose_frontier(&candidates, 8, 4);
+        let chains: Vec<u8> = chosen.iter().map(|c| c.chain).collect();
+        assert_eq!(chains, [9, 9, 9, 9, 7, 7, 7, 2]);
+        assert_eq!(chosen[0].total, 100, "the best of a bucket goes first");
+        assert!(choose_frontier(&candidates, 0, 4).is_empty());
+    }
+
+    fn position(name: &str) -> crate::bench::BenchPosition {
+        bench_positions()
+            .into_iter()
+            .find(|p| p.name == name)
+            .expect("bench position")
+    }
+
+    fn root(p: &crate::bench::BenchPosition) -> BeamRoot<'_> {
+        BeamRoot {
+            state: p.me,
+            enemy_ojama: p.enemy_ojama,
+            packs: &p.packs,
+        }
+    }
+
+    #[test]
+    fn earliest_depth_counts_every_chain_at_least_that_long() {
+        let p = position("initial");
+        let mut beam = Beam::<Shift>::new(root(&p), BeamConfig::new(1, 10, 10));
+        beam.note_chain(12, 5);
+        beam.note_chain(14, 7);
+        let r = &beam.result;
+        assert_eq!(r.earliest_depth(10), Some(5));
+        assert_eq!(r.earliest_depth(12), Some(5));
+        assert_eq!(r.earliest_depth(13), Some(7));
+        assert_eq!(r.earliest_depth(15), None);
+        assert_eq!((r.max_chain, r.max_chain_depth), (14, 7));
+    }
+
+    #[test]
+    fn keys_tell_stocks_apart() {
+        let node = Node {
+            state: PlayerState::default(),
+            enemy_ojama: 0,
+            path_chain: 0,
+        };
+        let mut stocked = node;
+        stocked.state.ojama = 3;
+        let mut sent = node;
+        sent.enemy_ojama = 3;
+        let keys = [
+            node_key(&node, 4),
+            node_key(&stocked, 4),
+            node_key(&sent, 4),
+        ];
+        assert_ne!(keys[0], keys[1]);
+        assert_ne!(keys[0], keys[2]);
+        assert_ne!(keys[1], keys[2]);
+        assert_ne!(node_key(&node, 4), node_key(&node, 5));
+    }
+
+    #[test]
+    fn the_search_stops_at_the_last_pack() {
+        let p = position("initial");
+        let r = search::<Shift>(
+            BeamRoot {
+                packs: &p.packs[..3],
+                ..root(&p)
+            },
+            &BeamConfig::new(16, 50, 20),
+        );
+        assert_eq!(r.depth, 3);
+        assert_eq!(r.plan.len(), 3);
+    }
+
+    /// Plays `plan` from `root` as the beam does and returns the state reached.
+    fn replay(root: &BeamRoot<'_>, plan: &[Action]) -> PlayerState {
+        let mut node = Node {
+            state: root.state,
+            enemy_ojama: root.enemy_ojama,
+            path_chain: 0,
+        };
+        node.state.drop_pending_ojama();
+        for (action, pack) in plan.iter().zip(root.packs) {
+            node = play::<Shift>(&node, pack, *action, 0).expect("the plan survives");
+        }
+        node.state
+    }
+
+    #[test]
+    fn the_plan_reaches_a_field_that_fires_the_reported_chain() {
+        for name in ["initial", "segfault", "dead"] {
+            let p = position(name);
+            let r = search::<Shift>(root(&p), &BeamConfig::new(6, 200, 60));
+            assert_eq!(r.plan.len(), r.depth, "{name}");
+            let mut end = replay(&root(&p), &r.plan);
+            let fire = r.best_fire.expect("the best node has a move");
+            let fired = end.act::<Shift>(&p.packs[r.plan.len()], fire);
+            assert_eq!(fired.chains, r.best_chain, "{name}");
+            assert!(r.max_chain >= r.best_chain);
+            assert!(r.earliest_depth(r.max_chain).is_some());
+        }
+    }
+
+    #[test]
+    fn injected_ojama_falls_after_the_given_move() {
+        let p = position("initial");
+        let free = search::<Shift>(root(&p), &BeamConfig::new(3, 30, 10));
+        assert_eq!(free.depth, 3);
+        let buried = BeamConfig {
+            injection: Some(Injection {
+                after_moves: 1,
+                ojama: 10,
+            }),
+            ..BeamConfig::new(3, 30, 10)
+        };
+        let mut beam = Beam::<Shift>::new(root(&p), buried);
+        assert!(beam.step() && beam.step());
+        let rows: Vec<u32> = beam.levels[1]
+            .nodes
+            .iter()
+            .map(|n| n.state.field.ojama().popcount())
+            .collect();
+        assert!(
+            rows.iter().all(|&r| r == 10),
+            "one row after move 1: {rows:?}"
+        );
+        assert!(beam.levels[0].nodes[0].state.field.ojama().is_zero());
+        let heavy = BeamConfig {
+            injection: Some(Injection {
+                after_moves: 1,
+                ojama: 200,
+            }),
+            ..BeamConfig::new(3, 30, 10)
+        };
+        let mut beam = Beam::<Shift>::new(root(&p), heavy);
+        assert!(beam.step() && beam.step());
+        assert!(beam.levels[1]
+            .nodes
+            .iter()
+            .all(|n| n.state.ojama == 190 && n.state.field.ojama().popcount() == 10));
+    }
+
+    #[test]
+    fn once_the_target_is_found_only_the_kept_buckets_survive() {
+        let p = position("initial");
+        let config = BeamConfig {
+            target: Some(Target {
+                chain: 6,
+                keep_offset: -1,
+                stop: false,
+            }),
+            ..BeamConfig::new(10, 300, 80)
+        };
+        let mut beam = Beam::<Shift>::new(root(&p), config);
+        while beam.result.target_depth.is_none() {
+            assert!(beam.step(), "a 6-chain is reachable from this position");
+        }
+        assert!(!beam.candidates.is_empty());
+        assert!(beam.candidates.iter().all(|c| c.chain >= 5));
+        let stopping = BeamConfig {
+            target: Some(Target {
+                chain: 6,
+                keep_offset: -1,
+                stop: true,
+            }),
+            ..BeamConfig::new(10, 300, 80)
+        };
+        let r = search::<Shift>(root(&p), &stopping);
+        assert_eq!(Some(r.depth), r.target_depth);
+        let stop_chain = BeamConfig {
+            stop_chain: Some(6),
+            ..BeamConfig::new(10, 300, 80)
+        };
+        let r = search::<Shift>(root(&p), &stop_chain);
+        assert!(r.max_chain >= 6);
+        assert_eq!(r.depth, r.earliest_depth(6).unwrap());
+    }
+
+    #[test]
+    fn a_node_budget_ends_the_search_at_a_depth_boundary() {
+        let p = position("error");
+        let full = search::<Shift>(root(&p), &BeamConfig::new(6, 200, 60));
+        let budget = full.nodes / 2;
+        let cut = search::<Shift>(
+            root(&p),
+            &BeamConfig {
+                node_budget: Some(budget),
+                ..BeamConfig::new(6, 200, 60)
+            },
+        );
+        assert!(cut.nodes >= budget && cut.nodes < full.nodes);
+        assert!(cut.depth < full.depth);
+        assert!(!cut.timed_out);
+    }
+
+    #[test]
+    fn a_past_deadline_returns_the_root_at_once() {
+        let p = position("error");
+        let config = BeamConfig {
+            deadline: Some(Instant::now()),
+            ..BeamConfig::new(6, 200, 60)
+        };
+        let r = search::<Shift>(root(&p), &config);
+        assert!(r.timed_out);
+        assert_eq!((r.depth, r.plan.len(), r.nodes), (0, 0, 0));
+    }
+
+    #[test]
+    fn the_plan_does_not_depend_on_the_number_of_threads() {
+        for name in ["initial", "must_not_die"] {
+            let p = position(name);
+            let config = BeamConfig {
+                node_budget: Some(15_000),
+                ..BeamConfig::new(8, 250, 70)
+            };
+            let run = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("thread pool");
+                pool.install(|| search::<Shift>(root(&p), &config))
+            };
+            let one = run(1);
+            assert!(one.depth >= 2, "{name}: the budget covers several depths");
+            for threads in [2, 16] {
+                assert_eq!(run(threads), one, "{name} at {threads} threads");
+            }
+        }
+    }
+
+    #[test]
+    fn a_turn_zero_tall_column_is_worth_nothing_under_the_qualifier_cutoff() {
+        let tall = crate::sim::Field::from_picture(&[
+            "1.........",
+            "1.........",
+            "1.........",
+            "1.........",
+            "1.........",
+            "1.........",
+            "1.........",
+            "1.........",
+            "1.........",
+            "1.........",
+            "1.........",
+            "1.........",
+            "1.........",
+            "1.........",
+        ])
+        .expect("picture");
+        let node = Node {
+            state: PlayerState {
+                field: tall,
+                ..PlayerState::default()
+            },
+            enemy_ojama: 0,
+            path_chain: 9,
+        };
+        let p = position("initial");
+        let score = |cutoff| {
+            let mut c = child(0, 0, 0);
+            c.path_chain = 9;
+            evaluate::<Shift>(&mut c, &node, Some(&p.packs[0]), cutoff);
+            c.total
+        };
+        assert_eq!(score(HeightCutoff::Qualifier), 0);
+        assert_eq!(score(HeightCutoff::Final), chain_ojama(9) * 1000);
+        assert!(score(HeightCutoff::Off) > chain_ojama(9) * 1000);
+    }
 }

@@ -1,5 +1,8 @@
 //! The recorded official transcripts shared by the integration tests.
 
+// Each test crate compiles this module and uses only part of it.
+#![allow(dead_code)]
+
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
