@@ -226,9 +226,10 @@ struct Child {
 }
 
 impl Child {
-    /// Stable order of equally ranked children.
-    fn tie_key(&self) -> (u64, u32, u8) {
-        (self.key, self.parent, self.action)
+    /// Stable order of equally ranked children: the child of the better parent first (the
+    /// frontier is in rank order), then the earlier move.
+    fn tie_key(&self) -> (u32, u8, u64) {
+        (self.parent, self.action, self.key)
     }
 }
 
@@ -671,11 +672,15 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
     }
 
     /// The best candidate of the last depth (highest total; among equals the higher bucket,
-    /// then the stable order) and the path to it.
+    /// then the stable order) and the path to it. With a stop chain (`-bcm2`) only the highest
+    /// bucket competes, as in the qualifier version: otherwise a node whose path once held a
+    /// big chain can win with a small one left.
     pub fn finish(mut self) -> BeamResult {
+        let top = self.candidates.first().map_or(0, |c| c.chain);
         let best = self
             .candidates
             .iter()
+            .take_while(|c| self.config.stop_chain.is_none() || c.chain == top)
             .reduce(|best, c| if c.total > best.total { c } else { best });
         if let Some(best) = best {
             self.result.best_chain = u32::from(best.chain);
