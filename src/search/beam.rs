@@ -938,6 +938,34 @@ mod tests {
     }
 
     #[test]
+    fn with_a_stop_chain_the_plan_ends_in_the_highest_bucket() {
+        let p = position("dead");
+        for stop_chain in [None, Some(40)] {
+            let config = BeamConfig {
+                stop_chain,
+                ..BeamConfig::new(6, 200, 60)
+            };
+            let mut beam = Beam::<Shift>::new(root(&p), config);
+            while beam.step() {}
+            let top = beam.candidates[0].chain;
+            let best_total = beam.candidates.iter().map(|c| c.total).max().unwrap();
+            let overall = beam
+                .candidates
+                .iter()
+                .find(|c| c.total == best_total)
+                .unwrap()
+                .chain;
+            let result = beam.finish();
+            let expected = if stop_chain.is_some() { top } else { overall };
+            assert_eq!(
+                result.best_chain,
+                u32::from(expected),
+                "stop chain {stop_chain:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a_node_budget_ends_the_search_at_a_depth_boundary() {
         let p = position("error");
         let full = search::<Shift>(root(&p), &BeamConfig::new(6, 200, 60));
