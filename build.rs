@@ -1,11 +1,31 @@
-//! Names the compile-time backend choice once, as two cfgs the code can test:
-//! `ysai_avx2` (AVX2 bitboards) and `ysai_pext` (BMI2 gravity). Both are off with the
-//! `scalar` feature, which forces the portable code on any CPU.
+//! Build facts the program reports about itself:
+//! - the backend choice, as two cfgs the code can test: `ysai_avx2` (AVX2 bitboards) and
+//!   `ysai_pext` (BMI2 gravity); both are off with the `scalar` feature, which forces the
+//!   portable code on any CPU;
+//! - the build tier (`YSAI_TIER`: the `target-cpu` the build was given) and the CPU features
+//!   the code was compiled to use (`YSAI_TARGET_FEATURES`);
+//! - the commit (`YSAI_COMMIT`, short hash, `-dirty` for uncommitted changes), so that the
+//!   name line ties every game to the source that played it.
+
+use std::process::Command;
+
+/// Features worth reporting (and checking at run time) among those the compiler enables.
+const REPORTED_FEATURES: &[&str] = &["avx2", "bmi2", "fma", "avx512f", "popcnt", "sse4.2"];
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(ysai_avx2)");
     println!("cargo::rustc-check-cfg=cfg(ysai_pext)");
-    println!("cargo::rerun-if-changed=build.rs");
+    for input in [
+        "build.rs",
+        "Cargo.toml",
+        "Cargo.lock",
+        "src",
+        "tables/src",
+        "benches",
+        "tests",
+    ] {
+        println!("cargo::rerun-if-changed={input}");
+    }
     let arch = std::env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
     let forced_scalar = std::env::var_os("CARGO_FEATURE_SCALAR").is_some();
@@ -17,5 +37,70 @@ fn main() {
         if has("bmi2") {
             println!("cargo::rustc-cfg=ysai_pext");
         }
+    }
+    let compiled: Vec<&str> = REPORTED_FEATURES
+        .iter()
+        .copied()
+        .filter(|f| has(f))
+        .collect();
+    println!(
+        "cargo::rustc-env=YSAI_TARGET_FEATURES={}",
+        compiled.join(" ")
+    );
+    println!("cargo::rustc-env=YSAI_TIER={}", tier());
+    println!("cargo::rustc-env=YSAI_COMMIT={}", commit());
+}
+
+/// The `target-cpu` of this build, named by the tiers of the README (`native`, `portable`
+/// for x86-64-v3, `baseline` for plain x86-64), or as given.
+fn tier() -> String {
+    let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    let cpu = flags
+        .split('\x1f')
+        .zip(flags.split('\x1f').skip(1).chain([""]))
+        .find_map(|(flag, next)| {
+            let value = flag.strip_prefix("-C").map_or(flag, str::trim_start);
+            let value = if value.is_empty() { next } else { value };
+            value.strip_prefix("target-cpu=").map(str::to_string)
+        })
+        .unwrap_or_default();
+    match cpu.as_str() {
+        "native" => "native".to_string(),
+        "x86-64-v3" => "portable".to_string(),
+        "" | "x86-64" => "baseline".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The short commit hash, `-dirty` if tracked files changed, or `unknown` outside git.
+fn commit() -> String {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    let Some(hash) = git(&["rev-parse", "--short=7", "HEAD"]) else {
+        return "unknown".to_string();
+    };
+    // A new commit moves HEAD or the branch it names (loose or packed).
+    if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
+        println!("cargo::rerun-if-changed={dir}/HEAD");
+        println!("cargo::rerun-if-changed={dir}/index");
+    }
+    if let Some(common) = git(&["rev-parse", "--git-common-dir"]) {
+        println!("cargo::rerun-if-changed={common}/packed-refs");
+        if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
+            println!("cargo::rerun-if-changed={common}/{head}");
+        }
+    }
+    let dirty =
+        git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    if dirty {
+        format!("{hash}-dirty")
+    } else {
+        hash
     }
 }

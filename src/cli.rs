@@ -242,7 +242,7 @@ stdin/stdout.";
 #[derive(Parser, Debug)]
 #[command(
     name = "ysai",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), "-", env!("YSAI_COMMIT")),
     about = "Tournament AI for CODE VS Reborn",
     after_help = AFTER_HELP,
     args_override_self = true

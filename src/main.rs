@@ -43,10 +43,23 @@ fn main() -> ExitCode {
     }
 }
 
+/// Says when this build uses CPU features the machine does not have.
+fn warn_missing_features(out: &mut impl Write) {
+    let missing = ysai::selfcheck::missing_cpu_features();
+    if !missing.is_empty() {
+        let _ = writeln!(
+            out,
+            "WARNING: this build was compiled for {} which this CPU lacks; build the portable or baseline tier",
+            missing.join(" ")
+        );
+    }
+}
+
 /// `ysai bench`: the fixed positions, one line each, then the totals and signature.
 fn bench(nodes: u64, params: &Params) -> ExitCode {
     let mut out = io::stdout().lock();
     let _ = writeln!(out, "{}", ysai::selfcheck::build_description("bench"));
+    warn_missing_features(&mut out);
     let result = with_neighbours!(params.neighbours, N => {
         ysai::bench::run_bench::<N>(nodes, &mut out)
     });
@@ -152,6 +165,7 @@ fn play(params: &Params) -> ExitCode {
 fn selfcheck(turns: u64, seed: u64) -> ExitCode {
     let mut out = BufWriter::new(io::stdout().lock());
     let _ = writeln!(out, "{}", ysai::selfcheck::build_description("selfcheck"));
+    warn_missing_features(&mut out);
     let _ = out.flush();
     let mut ok = true;
     for mode in [NeighbourMode::Shift, NeighbourMode::Table] {

@@ -9,8 +9,23 @@ use crate::sim::{
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
-/// The name line the AI prints first.
-pub const NAME: &str = "ysai";
+/// The name line the AI prints first: version and commit, so that every game, replay and
+/// result can be traced to the source that played it (e.g. `ysai-0.1.0-1a2b3c4`).
+pub const NAME: &str = concat!("ysai-", env!("CARGO_PKG_VERSION"), "-", env!("YSAI_COMMIT"));
+
+/// Where this binary came from: version, commit, tier and the CPU features it was compiled for.
+pub fn build() -> String {
+    let features = env!("YSAI_TARGET_FEATURES");
+    let features = if features.is_empty() {
+        "no extensions"
+    } else {
+        features
+    };
+    format!(
+        "{NAME}, tier {}, compiled for {features}",
+        env!("YSAI_TIER")
+    )
+}
 
 /// Flags that every player obeys.
 const PLAYER_FLAGS: &[&str] = &["threads", "ut", "ai", "neighbours", "seed", "g", "t"];

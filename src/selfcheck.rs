@@ -503,42 +503,51 @@ fn compare_fields(fast: &PlayerState, naive: &OracleField) -> Option<String> {
         .map(|x| format!("column {x} height differs from the oracle"))
 }
 
-/// The backend this build uses and the CPU features the machine has.
+/// The build (version, commit, tier, compiled-in features), the backend it uses, and the CPU
+/// features the machine has.
 pub fn build_description(tool: &str) -> String {
     format!(
-        "ysai {} {tool}: bitboard backend {}, gravity {}, CPU features: {}, {} threads",
-        env!("CARGO_PKG_VERSION"),
+        "{} {tool}: bitboard backend {}, gravity {}, CPU features: {}, {} threads",
+        crate::play::build(),
         crate::bitboard::BACKEND,
         crate::bitboard::COMPRESS_BACKEND,
-        cpu_features(),
+        cpu_features().join(" "),
         rayon::current_num_threads()
     )
 }
 
-/// The vector and bit-manipulation features this CPU reports.
-pub fn cpu_features() -> String {
+/// The features this build was compiled to use that this CPU lacks: any of them can stop the
+/// program with an illegal instruction.
+pub fn missing_cpu_features() -> Vec<&'static str> {
+    let found = cpu_features();
+    env!("YSAI_TARGET_FEATURES")
+        .split_whitespace()
+        .filter(|f| !found.contains(f))
+        .collect()
+}
+
+/// The vector and bit-manipulation features this CPU reports (among those builds use).
+pub fn cpu_features() -> Vec<&'static str> {
     #[cfg(target_arch = "x86_64")]
     {
+        use std::arch::is_x86_feature_detected as detected;
         let features = [
-            ("avx2", std::arch::is_x86_feature_detected!("avx2")),
-            ("bmi2", std::arch::is_x86_feature_detected!("bmi2")),
-            ("avx512f", std::arch::is_x86_feature_detected!("avx512f")),
-            ("popcnt", std::arch::is_x86_feature_detected!("popcnt")),
+            ("avx2", detected!("avx2")),
+            ("bmi2", detected!("bmi2")),
+            ("fma", detected!("fma")),
+            ("avx512f", detected!("avx512f")),
+            ("popcnt", detected!("popcnt")),
+            ("sse4.2", detected!("sse4.2")),
         ];
-        let found: Vec<&str> = features
+        features
             .iter()
             .filter(|(_, on)| *on)
             .map(|(name, _)| *name)
-            .collect();
-        if found.is_empty() {
-            "none".to_string()
-        } else {
-            found.join(" ")
-        }
+            .collect()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        std::env::consts::ARCH.to_string()
+        Vec::new()
     }
 }
 

@@ -14,7 +14,7 @@ use ysai::protocol::{format_game_start, format_turn, read_all, Game, TurnInput, 
 use ysai::sim::{play_turn, Action, PlayerState, PreparedPack, Shift, PACKS_PER_GAME};
 
 /// The name line the binary prints before anything else.
-const NAME: &str = "ysai";
+const NAME: &str = ysai::play::NAME;
 
 const GAME_21: &str = "game-21turns.stdin.txt";
 const GAMES_54: &str = "games54.stdin.txt";
@@ -631,12 +631,41 @@ fn help_lists_flags_with_defaults() {
 }
 
 #[test]
+fn the_name_carries_version_and_commit_and_only_allowed_characters() {
+    let prefix = format!("ysai-{}-", env!("CARGO_PKG_VERSION"));
+    let commit = NAME
+        .strip_prefix(&prefix)
+        .expect("name starts with the version");
+    let hash = commit.strip_suffix("-dirty").unwrap_or(commit);
+    assert!(
+        hash == "unknown" || (hash.len() == 7 && hash.chars().all(|c| c.is_ascii_hexdigit())),
+        "{NAME}"
+    );
+    assert!(
+        !NAME.contains(['\\', '/', ':', '*', '?', '"', '<', '>', '|']),
+        "{NAME}"
+    );
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=7", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok();
+    if let Some(head) = head.filter(|o| o.status.success()) {
+        assert_eq!(
+            hash,
+            String::from_utf8_lossy(&head.stdout).trim(),
+            "built from HEAD"
+        );
+    }
+}
+
+#[test]
 fn version_is_printed() {
     let run = run_input(&["--version"], "");
     run.assert_clean();
     assert_eq!(
         run.stdout,
-        format!("{NAME} {}\n", env!("CARGO_PKG_VERSION"))
+        format!("ysai {}\n", NAME.strip_prefix("ysai-").unwrap())
     );
 }
 
