@@ -32,7 +32,7 @@ pub struct Cli {
 }
 
 /// Subcommands; without one, ysai plays the game protocol.
-#[derive(Clone, Debug, PartialEq, Eq, Subcommand)]
+#[derive(Clone, Debug, PartialEq, Subcommand)]
 pub enum Command {
     /// Compare the simulator with the naive oracle on random turns.
     #[command(args_override_self = true)]
@@ -44,6 +44,8 @@ pub enum Command {
         #[arg(long, value_name = "S", default_value_t = 0)]
         seed: u64,
     },
+    /// Play matches between AIs under the real rules; results, Elo, SPRT, replays.
+    Arena(crate::arena::ArenaArgs),
 }
 
 /// Why [`parse`] did not return a [`Cli`]. Help and version are here too, because they also
@@ -238,10 +240,12 @@ where
         .collect()
 }
 
-/// A long flag of the program or of a subcommand.
+/// A long flag of the program or of a subcommand, or a subcommand's one-letter flag.
 struct KnownFlag {
     name: String,
     takes_value: bool,
+    /// A one-letter flag (`-j`): it keeps its single dash.
+    short: bool,
 }
 
 /// Every flag of the program and its subcommands, in definition order (the order breaks ties
@@ -263,7 +267,15 @@ fn collect_flags(cmd: &clap::Command, flags: &mut Vec<KnownFlag>) {
             None => flags.push(KnownFlag {
                 name: long.to_string(),
                 takes_value,
+                short: false,
             }),
+        }
+        if let Some(short) = arg.get_short().filter(|&c| c != 'h' && c != 'V') {
+            flags.push(KnownFlag {
+                name: short.to_string(),
+                takes_value,
+                short: true,
+            });
         }
     }
     for sub in cmd.get_subcommands() {
@@ -308,6 +320,7 @@ fn normalise_token(token: String, flags: &[KnownFlag]) -> Result<(String, bool),
         None => (rest, false),
     };
     match flags.iter().find(|f| f.name == name) {
+        Some(flag) if flag.short && dashes == "-" => Ok((token, flag.takes_value && !inline_value)),
         Some(flag) => Ok((format!("--{rest}"), flag.takes_value && !inline_value)),
         None => Err(CliError::UnknownFlag {
             suggestion: nearest_name(name, flags).map(|s| format!("{dashes}{s}")),
@@ -329,6 +342,7 @@ fn nearest_name<'a>(name: &str, flags: &'a [KnownFlag]) -> Option<&'a str> {
     let max_distance = (name.chars().count() / 2).max(2);
     flags
         .iter()
+        .filter(|f| !f.short)
         .map(|f| &f.name)
         .map(|n| (edit_distance(name, n), common_prefix_len(name, n), n))
         .filter(|&(d, _, _)| d <= max_distance)

@@ -32,6 +32,7 @@ fn main() -> ExitCode {
             play(&cli.params)
         }
         Some(Command::Selfcheck { turns, seed }) => selfcheck(turns, seed),
+        Some(Command::Arena(args)) => ysai::arena::main(&args),
     }
 }
 
