@@ -80,14 +80,18 @@ impl fmt::Display for PackError {
 impl std::error::Error for PackError {}
 
 impl PackSource {
-    /// Every regular file of `dir`, in name order; an error if there is none.
+    /// The `*.pack` files of `dir` (as in the official archive), or if it has none, every
+    /// regular file not starting with a dot; in name order. An error if there is none.
     pub fn from_dir(dir: &Path) -> Result<Self, PackError> {
         let entries = fs::read_dir(dir)
             .map_err(|e| PackError(format!("pack directory {}: {e}", dir.display())))?;
         let mut files: Vec<PathBuf> = entries
             .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .filter(|path| path.is_file())
+            .filter(|path| path.is_file() && !is_hidden(path))
             .collect();
+        if files.iter().any(|f| is_pack_file(f)) {
+            files.retain(|f| is_pack_file(f));
+        }
         files.sort();
         if files.is_empty() {
             return Err(PackError(format!(
@@ -133,6 +137,15 @@ impl PackSource {
             }
         }
     }
+}
+
+fn is_pack_file(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "pack")
+}
+
+fn is_hidden(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
 }
 
 /// Reads a pack file: the game-start block of the protocol (500 packs and their `END`s).
@@ -274,7 +287,7 @@ mod tests {
         );
     }
 
-    const PINNED_SEED0: [[[u8; 2]; 2]; 3] = [[[0, 0], [0, 0]]; 3];
+    const PINNED_SEED0: [[[u8; 2]; 2]; 3] = [[[7, 4], [0, 8]], [[5, 9], [0, 1]], [[5, 4], [7, 1]]];
 
     #[test]
     fn seeded_game_k_uses_base_plus_k() {

@@ -14,7 +14,8 @@ use crate::sim::{play_turn, Action, Pack, PlayerState, PreparedPack, Shift, PACK
 
 /// Characters the official client forbade in a name.
 const FORBIDDEN_NAME_CHARS: &str = "\\/:*?\"<>|";
-/// Thinking time the input shows when the time control is unlimited.
+/// Thinking time every input shows when the time control is unlimited (the whole game's
+/// time, so that an AI's time manager plays as at the start).
 const NOMINAL_GAME_MS: u64 = 180_000;
 /// Time allowed for the name line when no per-turn limit applies.
 const NAME_WAIT_MS: u64 = 20_000;
@@ -442,9 +443,12 @@ impl<'a> Game<'a> {
 
     fn view(&self, player: usize) -> PlayerView {
         let state = &self.states[player];
-        let budget = self.setup.tc.game_ms.unwrap_or(NOMINAL_GAME_MS);
+        let time_left_ms = match self.setup.tc.game_ms {
+            Some(budget) => budget.saturating_sub(self.used[player].as_millis() as u64),
+            None => NOMINAL_GAME_MS,
+        };
         PlayerView {
-            time_left_ms: budget.saturating_sub(self.used[player].as_millis() as u64) as i64,
+            time_left_ms: time_left_ms as i64,
             ojama: state.ojama,
             gauge: state.gauge,
             score: state.score,
