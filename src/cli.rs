@@ -147,7 +147,28 @@ fn given_flags(matches: &clap::ArgMatches) -> Vec<String> {
 }
 
 /// Flags this implementation added; they are shown with two dashes, original flags with one.
-const NEW_FLAGS: &[&str] = &["threads", "neighbours", "seed", "turns", "help", "version"];
+const NEW_FLAGS: &[&str] = &[
+    "threads",
+    "neighbours",
+    "seed",
+    "turns",
+    "help",
+    "version",
+    "p0",
+    "p1",
+    "check",
+    "games",
+    "concurrency",
+    "tc",
+    "simultaneous",
+    "rule-text-packs",
+    "packs",
+    "results",
+    "replays",
+    "transcripts",
+    "sprt",
+    "shard",
+];
 
 const AFTER_HELP: &str = "\
 Every flag can also be written with a single dash, as the original program read them \
@@ -801,6 +822,51 @@ mod tests {
                 turns: 1_000_000,
                 seed: 9
             })
+        );
+    }
+
+    fn arena(args: &[&str]) -> crate::arena::ArenaArgs {
+        let line = ["ysai", "arena"].iter().chain(args);
+        match parse(line.copied()) {
+            Ok(Cli {
+                command: Some(Command::Arena(args)),
+                ..
+            }) => args,
+            other => panic!("{args:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn arena_subcommand() {
+        let args = arena(&[
+            "--p0",
+            "self -bw 2000 -bcm- -1",
+            "--p1",
+            "greedy",
+            "-j",
+            "2",
+            "--tc",
+            "none",
+            "--seed",
+            "9",
+        ]);
+        assert_eq!(args.p0.as_deref(), Some("self -bw 2000 -bcm- -1"));
+        assert_eq!(args.p1.as_deref(), Some("greedy"));
+        assert_eq!((args.concurrency, args.seed, args.games), (2, 9, 100));
+        assert_eq!(args.tc.game_ms, None);
+        assert_eq!(arena(&["--concurrency", "3"]).concurrency, 3);
+        assert_eq!(arena(&["-j=4"]).concurrency, 4);
+        let stats = arena(&["stats", "a.jsonl", "b.jsonl"]);
+        assert!(
+            matches!(stats.action, Some(crate::arena::ArenaAction::Stats { files }) if files.len() == 2)
+        );
+        assert!(matches!(
+            run("arena --tc 1+x"),
+            Err(CliError::InvalidValue { ref flag, .. }) if flag == "--tc"
+        ));
+        assert_eq!(
+            error("--games 5 arena").to_string(),
+            "`--games` belongs to `arena`: write it after the subcommand"
         );
     }
 

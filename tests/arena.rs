@@ -599,6 +599,40 @@ fn check_passes_a_compliant_ai_and_lists_violations() {
 }
 
 #[test]
+fn check_explains_missing_flush_and_bad_flags() {
+    let dir = TempDir::new().unwrap();
+    // `sed` buffers its output when writing to a pipe: the name comes only at exit.
+    let unflushed = format!(
+        "{} | sed ''",
+        fake_ai(dir.path(), "buffered.sh", "echo late", 99, ":")
+    );
+    let report = run(&["arena", "--check", &unflushed, "--tc", FAST_TC]);
+    assert_eq!(report.code, Some(1));
+    assert!(
+        report
+            .stdout
+            .contains("only when stdin was closed (missing flush?)"),
+        "{}",
+        report.stdout
+    );
+
+    let report = run(&["arena", "--check", "self -bww 5", "--tc", FAST_TC]);
+    assert_eq!(report.code, Some(1));
+    assert!(
+        report.stdout.contains("exited before printing its name"),
+        "{}",
+        report.stdout
+    );
+    assert!(
+        report
+            .stdout
+            .contains("unknown flag `-bww`; did you mean `-bw`?"),
+        "{}",
+        report.stdout
+    );
+}
+
+#[test]
 fn ctrl_c_stops_the_match_and_kills_every_ai() {
     let dir = TempDir::new().unwrap();
     let pid_file = dir.path().join("sleeper.pid");

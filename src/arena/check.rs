@@ -68,6 +68,12 @@ pub fn report(command: &str, record: &GameRecord) -> (String, bool) {
             out.push_str(&format!("  {when}: {}\n", v.what));
         }
     }
+    for note in super::runner::crash_notes(0, record) {
+        if note.contains("game 0: p0 ") {
+            out.push_str(&note.replacen("game 0: p0", "note: it", 1));
+            out.push('\n');
+        }
+    }
     let lost_by_rule = matches!(result.losers[0], Some(r) if r != referee::Reason::Dead);
     (out, own.is_empty() && !lost_by_rule)
 }

@@ -8,13 +8,17 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 /// Longest output line kept; a longer line is garbage and is cut here.
 const MAX_LINE: u64 = 4096;
+/// Bytes of stderr kept to explain a crash.
+const STDERR_TAIL: usize = 2048;
 
 /// What the reader thread saw on the child's stdout.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,22 +43,28 @@ pub struct AiProcess {
     output: Receiver<Output>,
     /// Stdout is known to be closed.
     closed: bool,
+    stderr: Arc<StderrTail>,
+}
+
+/// The end of a child's stderr, and whether the child closed it.
+#[derive(Default)]
+struct StderrTail {
+    bytes: Mutex<Vec<u8>>,
+    closed: AtomicBool,
 }
 
 impl AiProcess {
-    /// Starts `command` with `sh -c`, its stderr going to `stderr_file` (or nowhere).
+    /// Starts `command` with `sh -c`, its stderr copied to `stderr_file` (if any), its last
+    /// lines kept to explain a crash.
     pub fn spawn(command: &str, stderr_file: Option<&Path>) -> io::Result<Self> {
-        let stderr = match stderr_file {
-            Some(path) => Stdio::from(File::create(path)?),
-            None => Stdio::null(),
-        };
+        let copy = stderr_file.map(File::create).transpose()?;
         let mut shell = Command::new("sh");
         shell
             .arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr);
+            .stderr(Stdio::piped());
         own_process_group(&mut shell);
         let mut child = shell.spawn()?;
         let stdin = child
@@ -65,12 +75,34 @@ impl AiProcess {
             .stdout
             .take()
             .ok_or_else(|| io::Error::other("no stdout"))?;
+        let stderr = child
+            .stderr
+            .take()
+            .ok_or_else(|| io::Error::other("no stderr"))?;
         Ok(AiProcess {
             child,
             input: Some(spawn_writer(stdin)),
             output: spawn_reader(stdout),
             closed: false,
+            stderr: spawn_stderr_reader(stderr, copy),
         })
+    }
+
+    /// The last lines the child wrote on stderr (waiting briefly for it to close stderr).
+    pub fn stderr_tail(&self) -> String {
+        for _ in 0..20 {
+            if self.stderr.closed.load(Ordering::SeqCst) {
+                break;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        let bytes = self
+            .stderr
+            .bytes
+            .lock()
+            .map(|b| b.clone())
+            .unwrap_or_default();
+        String::from_utf8_lossy(&bytes).trim().to_string()
     }
 
     /// Queues `bytes` for the child's stdin; returns at once.
@@ -180,6 +212,30 @@ fn spawn_writer(mut stdin: ChildStdin) -> Sender<Vec<u8>> {
     sender
 }
 
+/// A thread that keeps the end of the child's stderr and copies all of it to `copy`.
+fn spawn_stderr_reader(mut stderr: ChildStderr, mut copy: Option<File>) -> Arc<StderrTail> {
+    let tail = Arc::new(StderrTail::default());
+    let kept = Arc::clone(&tail);
+    thread::spawn(move || {
+        let mut buffer = [0u8; 4096];
+        while let Ok(n) = stderr.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            if let Some(file) = copy.as_mut() {
+                let _ = file.write_all(&buffer[..n]);
+            }
+            if let Ok(mut bytes) = kept.bytes.lock() {
+                bytes.extend_from_slice(&buffer[..n]);
+                let excess = bytes.len().saturating_sub(STDERR_TAIL);
+                bytes.drain(..excess);
+            }
+        }
+        kept.closed.store(true, Ordering::SeqCst);
+    });
+    tail
+}
+
 /// A thread that forwards each stdout line with its arrival time, then `Closed`.
 fn spawn_reader(stdout: ChildStdout) -> Receiver<Output> {
     let (sender, receiver) = mpsc::channel();
@@ -286,6 +342,18 @@ mod tests {
             ai.next_output(deadline, &never),
             Ok(Output::Closed { .. })
         ));
+    }
+
+    #[test]
+    fn stderr_tail_explains_a_crash() {
+        let mut ai =
+            AiProcess::spawn("echo 'first' >&2; echo 'bad flag -x' >&2; exit 2", None).unwrap();
+        let deadline = Some(Instant::now() + Duration::from_secs(10));
+        assert!(matches!(
+            ai.next_output(deadline, &never),
+            Ok(Output::Closed { .. })
+        ));
+        assert_eq!(ai.stderr_tail(), "first\nbad flag -x");
     }
 
     #[test]

@@ -228,6 +228,8 @@ pub struct GameRecord {
     pub max_think_ms: [f64; 2],
     pub max_chains: [u32; 2],
     pub scores: [i64; 2],
+    /// The end of each player's stderr (to explain a crash).
+    pub stderr_tails: [String; 2],
 }
 
 /// Why a game has no result.
@@ -323,6 +325,7 @@ impl<'a> Game<'a> {
                 max_think_ms: [0.0; 2],
                 max_chains: [0; 2],
                 scores: [0; 2],
+                stderr_tails: [String::new(), String::new()],
             },
             cancelled,
         };
@@ -357,10 +360,12 @@ impl<'a> Game<'a> {
                     Some(Reason::Crash)
                 }
                 Err(Wait::TimedOut) => {
-                    let what = format!(
-                        "no name line within {} ms (printed and flushed?)",
-                        self.setup.tc.name_wait().as_millis()
-                    );
+                    let waited = self.setup.tc.name_wait().as_millis();
+                    let what = if self.answers_once_input_closed(player) {
+                        format!("no name line within {waited} ms; it came only when stdin was closed (missing flush?)")
+                    } else {
+                        format!("no name line within {waited} ms")
+                    };
                     self.violation(player, None, what);
                     Some(Reason::NoName)
                 }
@@ -508,13 +513,18 @@ impl<'a> Game<'a> {
         self.record.max_think_ms[player] = longest;
     }
 
-    /// Reports a timeout; if the answer turns up once stdin is closed, the AI did not flush.
-    fn report_timeout(&mut self, turn: u32, player: usize, allowed_ms: u128) {
+    /// After a timeout: whether output turns up once the player's stdin is closed, which
+    /// means it was written but not flushed.
+    fn answers_once_input_closed(&mut self, player: usize) -> bool {
         let ai = &mut self.ais[player];
         ai.close_input();
         let grace = Some(Instant::now() + Duration::from_millis(300));
-        let late = matches!(ai.next_output(grace, &|| false), Ok(Output::Line { .. }));
-        let what = if late {
+        matches!(ai.next_output(grace, &|| false), Ok(Output::Line { .. }))
+    }
+
+    /// Reports a timeout, saying so if the answer was written but not flushed.
+    fn report_timeout(&mut self, turn: u32, player: usize, allowed_ms: u128) {
+        let what = if self.answers_once_input_closed(player) {
             format!("no answer within {allowed_ms} ms; it came only when stdin was closed (missing flush?)")
         } else {
             format!("no answer within {allowed_ms} ms")
@@ -630,8 +640,9 @@ impl<'a> Game<'a> {
 
     /// Stops both players (killing their process groups) and returns the record.
     fn finish(mut self) -> GameRecord {
-        for ai in &mut self.ais {
+        for (player, ai) in self.ais.iter_mut().enumerate() {
             ai.kill();
+            self.record.stderr_tails[player] = ai.stderr_tail();
         }
         self.record.scores = self.states.map(|s| s.score);
         self.record

@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::args::Shard;
 use super::packs::PackSource;
-use super::referee::{self, GameError, GameRecord, GameSetup, ThinkingOrder, TimeControl};
+use super::referee::{self, GameError, GameRecord, GameSetup, Reason, ThinkingOrder, TimeControl};
 use super::replay::Replay;
 use super::results::{self, GameLine, ResultsWriter};
 use super::stats::{los, Elo, Sprt, SprtVerdict, Wdl};
@@ -86,7 +86,12 @@ pub struct MatchOutcome {
 struct Finished {
     game: u64,
     line: GameLine,
+    /// Why a player crashed or did not start, with the end of its stderr.
+    notes: Vec<String>,
 }
+
+/// Crash notes shown per run (the results file has every game).
+const MAX_NOTES: usize = 3;
 
 /// Plays the match; results already in the results file are counted and not replayed.
 pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
@@ -126,6 +131,7 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
     let queue = Mutex::new(queue);
     let (sender, receiver) = mpsc::channel::<Result<Finished, String>>();
     let mut played = 0;
+    let mut notes_shown = 0;
     let mut failure = None;
     thread::scope(|scope| {
         for _ in 0..config.concurrency {
@@ -153,6 +159,12 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
             played += 1;
             wdl.add(finished.line.p0_won());
             report_game(&bar, finished.game, &finished.line);
+            for note in &finished.notes {
+                if notes_shown < MAX_NOTES {
+                    say(&bar, note);
+                    notes_shown += 1;
+                }
+            }
             bar.inc(1);
             bar.set_message(status(&wdl, config.sprt.as_ref()));
             verdict = config.sprt.map(|s| s.verdict(s.llr(&wdl)));
@@ -255,6 +267,7 @@ fn play_one(
         Err(e) => return Err(format!("game {game}: {e}")),
     };
     save_files(config, game, &packs.packs, &record)?;
+    let notes = crash_notes(game, &record);
     let line = GameLine {
         match_id: match_id.to_string(),
         game,
@@ -270,7 +283,45 @@ fn play_one(
         think_ms: record.think_ms,
         max_think_ms: record.max_think_ms,
     };
-    Ok(Some(Finished { game, line }))
+    Ok(Some(Finished { game, line, notes }))
+}
+
+/// A note for each player that crashed or never gave its name, with its last stderr lines:
+/// usually a wrong command or flag.
+pub fn crash_notes(game: u64, record: &GameRecord) -> Vec<String> {
+    (0..2)
+        .filter(|&p| {
+            matches!(
+                record.result.losers[p],
+                Some(Reason::Crash | Reason::NoName | Reason::BadName)
+            )
+        })
+        .map(|p| {
+            let reason = record.result.losers[p].map_or("", Reason::name);
+            let tail = &record.stderr_tails[p];
+            let stderr = if tail.is_empty() {
+                "(nothing on stderr)".to_string()
+            } else {
+                format!(
+                    "its stderr ended with:\n    {}",
+                    tail.replace('\n', "\n    ")
+                )
+            };
+            format!(
+                "game {game}: p{p} lost by {reason} on turn {}; {stderr}",
+                record.result.turn
+            )
+        })
+        .collect()
+}
+
+/// A line above the progress bar, or on stderr when no bar is drawn.
+fn say(bar: &ProgressBar, text: &str) {
+    if bar.is_hidden() {
+        eprintln!("{text}");
+    } else {
+        bar.println(text);
+    }
 }
 
 /// The replay and the two transcripts of a game, if asked for.
