@@ -485,8 +485,20 @@ fn shards_merge_into_the_verdict_of_the_whole_match() {
         .iter()
         .map(|s| s.path().join("results.jsonl").display().to_string())
         .collect();
-    let merged = run(&["arena", "stats", &files[0], &files[1]]);
+    let merged = run(&[
+        "arena",
+        "stats",
+        &files[0],
+        &files[1],
+        "--sprt",
+        "elo0=0,elo1=20",
+    ]);
     merged.assert_ok();
+    assert!(
+        merged.stdout.contains("SPRT: elo0=0 elo1=20"),
+        "{}",
+        merged.stdout
+    );
     let verdict = |text: &str| text.lines().take(2).collect::<Vec<_>>().join("\n");
     assert_eq!(verdict(&merged.stdout), verdict(&run_whole.stdout));
     assert!(merged.stdout.starts_with("Games: 4"), "{}", merged.stdout);

@@ -57,18 +57,21 @@ pub struct ArenaArgs {
     /// Stop when an SPRT decides: elo0=E0,elo1=E1[,alpha=A,beta=B,model=normalized|logistic]
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<Sprt>,
-    /// Play only games K, K+N, K+2N, ... (K = 1..N) of the match, to spread it over machines
+    /// Play only games K-1, K-1+N, K-1+2N, ... (0-based; K = 1..N), to spread a match over machines
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<Shard>,
 }
 
 /// `ysai arena` subcommands.
-#[derive(Clone, Debug, PartialEq, Eq, Subcommand)]
+#[derive(Clone, Debug, PartialEq, Subcommand)]
 pub enum ArenaAction {
     /// Statistics of one or more results files (shards of a match merge into one verdict)
     Stats {
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
+        /// Also run this SPRT on the merged results: elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]
+        #[arg(long, value_name = "SPEC")]
+        sprt: Option<Sprt>,
     },
     /// Show a replay turn by turn, and check that it re-simulates exactly
     Replay {

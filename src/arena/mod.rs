@@ -38,7 +38,7 @@ const BUILT_IN_PLAYERS: &[(&str, &str)] = &[
 /// Runs `ysai arena ...`.
 pub fn main(args: &ArenaArgs) -> ExitCode {
     let result = match &args.action {
-        Some(ArenaAction::Stats { files }) => stats_command(files, args),
+        Some(ArenaAction::Stats { files, sprt }) => stats_command(files, sprt.as_ref()),
         Some(ArenaAction::Replay { file }) => replay_command(file),
         None => match &args.check {
             Some(command) => check::run(command, args),
@@ -128,6 +128,7 @@ fn match_command(args: &ArenaArgs) -> Result<ExitCode, String> {
         transcripts: args.transcripts.clone(),
         sprt: args.sprt,
     };
+    note_reused_pack_files(&config);
     runner::install_interrupt_handler();
     let outcome = runner::run(&config)?;
     emit(&runner::verdict(&outcome.wdl, config.sprt.as_ref()));
@@ -141,7 +142,24 @@ fn match_command(args: &ArenaArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn stats_command(files: &[std::path::PathBuf], args: &ArenaArgs) -> Result<ExitCode, String> {
+/// Says so when a match has more games than pack files (the files are played again).
+fn note_reused_pack_files(config: &MatchConfig) {
+    if let PackSource::Files(files) = &config.packs {
+        if (files.len() as u64) < config.games {
+            eprintln!(
+                "note: {} games but {} pack files: game k uses file k mod {}",
+                config.games,
+                files.len(),
+                files.len()
+            );
+        }
+    }
+}
+
+fn stats_command(
+    files: &[std::path::PathBuf],
+    sprt: Option<&stats::Sprt>,
+) -> Result<ExitCode, String> {
     let mut all = Vec::new();
     for file in files {
         all.push(results::load(file).map_err(|e| e.to_string())?.games);
@@ -162,7 +180,7 @@ fn stats_command(files: &[std::path::PathBuf], args: &ArenaArgs) -> Result<ExitC
             merged.duplicates
         );
     }
-    emit(&runner::verdict(&merged.wdl, args.sprt.as_ref()));
+    emit(&runner::verdict(&merged.wdl, sprt));
     emit(&reasons_summary(&merged.games));
     Ok(ExitCode::SUCCESS)
 }

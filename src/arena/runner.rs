@@ -381,7 +381,12 @@ pub fn status(wdl: &Wdl, sprt: Option<&Sprt>) -> String {
     let mut text = format!("+{} -{} ={}", wdl.wins, wdl.losses, wdl.draws);
     match Elo::from_wdl(wdl) {
         Some(elo) if elo.elo.is_finite() => {
-            text.push_str(&format!("  Elo {:.1} +/- {:.1}", elo.elo, elo.error()))
+            let error = number(elo.error());
+            text.push_str(&format!(
+                "  Elo {:.1} +/- {}",
+                elo.elo,
+                error.trim_start_matches('+')
+            ))
         }
         Some(elo) => text.push_str(&format!("  Elo {}", number(elo.elo))),
         None => {}
@@ -408,9 +413,9 @@ pub fn verdict(wdl: &Wdl, sprt: Option<&Sprt>) -> String {
     );
     match Elo::from_wdl(wdl) {
         Some(elo) if elo.elo.is_finite() => out.push_str(&format!(
-            "Elo: {:.1} +/- {:.1} (95%: {} .. {})  LOS: {}  Draw ratio: {:.1}%\n",
+            "Elo: {:.1} +/- {} (95%: {} .. {})  LOS: {}  Draw ratio: {:.1}%\n",
             elo.elo,
-            elo.error(),
+            number(elo.error()).trim_start_matches('+'),
             number(elo.low),
             number(elo.high),
             los(wdl).map_or("-".to_string(), |l| format!("{:.1}%", 100.0 * l)),

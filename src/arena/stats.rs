@@ -43,7 +43,14 @@ impl Wdl {
 }
 
 /// The logistic Elo difference that gives an expected score `score`.
+/// Scores outside (0, 1) (an interval reaching past a perfect result) give infinities.
 pub fn elo_from_score(score: f64) -> f64 {
+    if score <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if score >= 1.0 {
+        return f64::INFINITY;
+    }
     // `+ 0.0` turns -0 into 0 for an even score.
     -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
@@ -385,6 +392,12 @@ mod tests {
         // 1.96 sqrt(0.0015) = 0.07591 -> 400 log10(0.57591 / 0.42409) = 53.1.
         assert!(close(elo.high, 53.14, 0.05), "{elo:?}");
         assert_eq!(Elo::from_wdl(&Wdl::default()), None);
+        // An interval reaching past a perfect score is unbounded on that side.
+        let lopsided = Elo::from_wdl(&wdl(1, 0, 3)).unwrap();
+        assert_eq!(lopsided.low, f64::NEG_INFINITY);
+        assert!(lopsided.high.is_finite() && lopsided.error().is_infinite());
+        let perfect = Elo::from_wdl(&wdl(5, 0, 0)).unwrap();
+        assert_eq!(perfect.elo, f64::INFINITY);
     }
 
     #[test]
