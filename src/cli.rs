@@ -45,7 +45,7 @@ pub enum Command {
         seed: u64,
     },
     /// Play matches between AIs under the real rules; results, Elo, SPRT, replays.
-    Arena(crate::arena::ArenaArgs),
+    Arena(Box<crate::arena::ArenaArgs>),
 }
 
 /// Why [`parse`] did not return a [`Cli`]. Help and version are here too, because they also
@@ -831,7 +831,7 @@ mod tests {
             Ok(Cli {
                 command: Some(Command::Arena(args)),
                 ..
-            }) => args,
+            }) => *args,
             other => panic!("{args:?}: {other:?}"),
         }
     }
@@ -858,7 +858,7 @@ mod tests {
         assert_eq!(arena(&["-j=4"]).concurrency, 4);
         let stats = arena(&["stats", "a.jsonl", "b.jsonl"]);
         assert!(
-            matches!(stats.action, Some(crate::arena::ArenaAction::Stats { files }) if files.len() == 2)
+            matches!(stats.action, Some(crate::arena::ArenaAction::Stats { files, sprt: None }) if files.len() == 2)
         );
         assert!(matches!(
             run("arena --tc 1+x"),
