@@ -237,6 +237,45 @@ fn both_crashing_on_the_same_turn_is_decided_by_score() {
     assert_eq!(line["scores"][0], line["scores"][1]);
 }
 
+#[test]
+fn a_late_answer_is_a_timeout_even_when_both_think_at_once() {
+    // p0 hangs on turn 1; p1 answers turn 1 after 1.2 s (the limit is 1 s), while the referee
+    // is still busy with p0's timeout. Both lose on time; equal scores draw.
+    let dir = TempDir::new().unwrap();
+    let p0 = fake_ai(dir.path(), "hang.sh", "echo hang", 1, "sleep 60");
+    let p1 = fake_ai(
+        dir.path(),
+        "slow.sh",
+        "echo slow",
+        1,
+        "sleep 1.2; echo '1 0'",
+    );
+    let file = dir.path().join("results.jsonl");
+    let run = run(&[
+        "arena",
+        "--p0",
+        &p0,
+        "--p1",
+        &p1,
+        "--games",
+        "1",
+        "--tc",
+        FAST_TC,
+        "--simultaneous",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    run.assert_ok();
+    let line = &results(&file)[0];
+    assert_eq!(
+        line["losers"],
+        serde_json::json!(["timeout", "timeout"]),
+        "{line}"
+    );
+    assert_eq!(line["winner"], Value::Null);
+    assert_eq!(line["turn"], 1);
+}
+
 /// Plays `games` games of greedy against random with replays and transcripts.
 fn builtin_match(dir: &Path, games: &str, extra: &[&str]) -> Run {
     let mut args = vec![

@@ -44,6 +44,8 @@ pub struct AiProcess {
     /// Stdout is known to be closed.
     closed: bool,
     stderr: Arc<StderrTail>,
+    /// The child has been waited for: its pid may now belong to another process.
+    reaped: bool,
 }
 
 /// The end of a child's stderr, and whether the child closed it.
@@ -85,6 +87,7 @@ impl AiProcess {
             output: spawn_reader(stdout),
             closed: false,
             stderr: spawn_stderr_reader(stderr, copy),
+            reaped: false,
         })
     }
 
@@ -180,11 +183,16 @@ impl AiProcess {
         lines
     }
 
-    /// Kills the child's whole process group and reaps the child.
+    /// Kills the child's whole process group and reaps the child (once: after the wait its
+    /// pid, and so the group id, may be reused by an unrelated process).
     pub fn kill(&mut self) {
         self.input = None;
+        if self.reaped {
+            return;
+        }
         kill_group(&mut self.child);
         let _ = self.child.wait();
+        self.reaped = true;
     }
 }
 

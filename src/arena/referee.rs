@@ -413,17 +413,28 @@ impl<'a> Game<'a> {
         Ok(self.by_score(reason, turn, [None, None]))
     }
 
+    /// Both answers to `turn`. Both inputs are taken at the start of the turn, so that in
+    /// either thinking order p1 does not see how long p0 thought this turn.
     fn collect_answers(&mut self, turn: u32) -> Result<[Answer; 2], GameError> {
+        let inputs = [0, 1].map(|player| {
+            format_turn(&TurnInput {
+                turn,
+                players: [self.view(player), self.view(1 - player)],
+            })
+        });
         match self.setup.order {
             ThinkingOrder::Sequential => {
-                let first = self.send_turn(turn, 0);
+                let first = self.send_turn(turn, 0, &inputs[0]);
                 let a0 = self.answer(turn, 0, first)?;
-                let second = self.send_turn(turn, 1);
+                let second = self.send_turn(turn, 1, &inputs[1]);
                 let a1 = self.answer(turn, 1, second)?;
                 Ok([a0, a1])
             }
             ThinkingOrder::Simultaneous => {
-                let sent = [self.send_turn(turn, 0), self.send_turn(turn, 1)];
+                let sent = [
+                    self.send_turn(turn, 0, &inputs[0]),
+                    self.send_turn(turn, 1, &inputs[1]),
+                ];
                 Ok([
                     self.answer(turn, 0, sent[0])?,
                     self.answer(turn, 1, sent[1])?,
@@ -433,16 +444,11 @@ impl<'a> Game<'a> {
     }
 
     /// Sends `player` its input for `turn`; returns when its clock started.
-    fn send_turn(&mut self, turn: u32, player: usize) -> Instant {
+    fn send_turn(&mut self, turn: u32, player: usize, input: &str) -> Instant {
         for line in self.ais[player].pending_lines() {
             self.violation(player, Some(turn), format!("unrequested output {line:?}"));
         }
-        let views = [self.view(player), self.view(1 - player)];
-        let input = format_turn(&TurnInput {
-            turn,
-            players: views,
-        });
-        self.send(player, &input);
+        self.send(player, input);
         Instant::now()
     }
 
@@ -480,6 +486,18 @@ impl<'a> Game<'a> {
         let deadline = allowance.map(|a| sent + a);
         let output = self.ais[player].next_output(deadline, self.cancelled);
         let answer = match output {
+            // A line that arrived after the deadline (while the referee waited for the other
+            // player) is a timeout all the same.
+            Ok(Output::Line { at, .. }) if deadline.is_some_and(|d| at > d) => {
+                let allowed = allowance.unwrap_or_default();
+                self.charge(player, allowed);
+                let ms = allowed.as_millis();
+                self.violation(player, Some(turn), format!("answer came after {ms} ms"));
+                Answer::Fault {
+                    reason: Reason::Timeout,
+                    think_ms: Some(millis(allowed)),
+                }
+            }
             Ok(Output::Line { text, at }) => {
                 let think = at.saturating_duration_since(sent);
                 self.charge(player, think);
