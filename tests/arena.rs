@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tempfile::TempDir;
-use ysai::protocol::{read_all, TurnInput};
-use ysai::sim::{play_turn, Action, Pack, PlayerState, PreparedPack, Shift};
+use ysai::protocol::{format_game_start, read_all, PlayerView, TurnInput};
+use ysai::sim::{play_turn, Action, Field, Pack, PlayerState, PreparedPack, Shift};
 
 /// A fast time control for tests: 20 s per game, 1 s per turn (name wait: 1 s).
 const FAST_TC: &str = "20000+1000";
@@ -68,6 +68,11 @@ fn run(args: &[&str]) -> Run {
 /// `x 0` with x = turn mod 9 (it survives a few turns), except on `bad_turn`, where it runs
 /// `bad` instead.
 fn fake_ai(dir: &Path, file: &str, name: &str, bad_turn: u32, bad: &str) -> String {
+    script_ai(dir, file, name, "echo \"$((turn % 9)) 0\"", bad_turn, bad)
+}
+
+/// A shell-script AI that runs `name` first, then `answer` each turn (`bad` on `bad_turn`).
+fn script_ai(dir: &Path, file: &str, name: &str, answer: &str, bad_turn: u32, bad: &str) -> String {
     let script = format!(
         r#"{name}
 i=0
@@ -79,7 +84,7 @@ while :; do
   if [ $turn -eq {bad_turn} ]; then
     {bad}
   else
-    echo "$((turn % 9)) 0"
+    {answer}
   fi
   turn=$((turn+1))
 done
@@ -795,4 +800,106 @@ fn bad_input_gives_clear_errors() {
         "{}",
         run.stderr
     );
+}
+
+/// A fake AI that sends the moves of `moves` (one a line), then `0 0`.
+fn scripted_ai(dir: &Path, file: &str, moves: &[String]) -> String {
+    fs::write(dir.join(format!("{file}.moves")), moves.join("\n") + "\n").unwrap();
+    let name = "exec 3< \"$0.moves\"; echo scripted";
+    let answer = "read -r mv <&3 || mv='0 0'; echo \"$mv\"";
+    script_ai(dir, file, name, answer, u32::MAX, ":")
+}
+
+fn state_of(view: &PlayerView) -> PlayerState {
+    PlayerState {
+        field: Field::from_rows(&view.rows).unwrap(),
+        ojama: view.ojama,
+        gauge: view.gauge,
+        score: view.score,
+    }
+}
+
+/// Player 1's moves of a recorded game: for each turn, an action that, with player 0's
+/// recorded move, leads to the next recorded turn.
+fn opponent_moves(turns: &[TurnInput], packs: &[Pack], my_moves: &[Action]) -> Vec<Action> {
+    (0..my_moves.len())
+        .map(|t| {
+            let before = [0, 1].map(|p| state_of(&turns[t].players[p]));
+            let after = [0, 1].map(|p| state_of(&turns[t + 1].players[p]));
+            let pack = PreparedPack::new(packs[t]);
+            *Action::ALL
+                .iter()
+                .find(|&&theirs| {
+                    let mut states = before;
+                    play_turn::<Shift>(&mut states, &pack, [my_moves[t], theirs]);
+                    states == after
+                })
+                .unwrap_or_else(|| panic!("no move explains turn {t}"))
+        })
+        .collect()
+}
+
+/// `text` without the two clock lines of each turn block (time is the one thing that differs).
+fn without_clocks(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let (packs, turns) = lines.split_at(PACK_LINES);
+    let mut kept: Vec<String> = packs.iter().map(|l| l.to_string()).collect();
+    for (index, line) in turns.iter().enumerate() {
+        if !matches!(index % TURN_LINES, 1 | 22) {
+            kept.push(line.to_string());
+        }
+    }
+    kept
+}
+
+#[test]
+fn the_referee_sends_what_the_official_client_sent() {
+    // Replay an official game with both players' moves; player 0's input must be the
+    // recorded transcript, line for line, apart from the clocks.
+    let official = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/official");
+    let transcript = fs::read_to_string(official.join("game-21turns.stdin.txt")).unwrap();
+    let game = read_all(transcript.as_bytes()).unwrap().remove(0);
+    let my_moves: Vec<Action> = fs::read_to_string(official.join("game-21turns.player0-moves.txt"))
+        .unwrap()
+        .lines()
+        .map(action_of)
+        .collect();
+    let their_moves = opponent_moves(&game.turns, &game.packs[..], &my_moves);
+
+    let dir = TempDir::new().unwrap();
+    let pack_dir = dir.path().join("packs");
+    fs::create_dir(&pack_dir).unwrap();
+    fs::write(pack_dir.join("game.pack"), format_game_start(&game.packs)).unwrap();
+    let text = |moves: &[Action]| -> Vec<String> { moves.iter().map(|m| m.to_string()).collect() };
+    let p0 = scripted_ai(dir.path(), "p0.sh", &text(&my_moves));
+    let p1 = scripted_ai(dir.path(), "p1.sh", &text(&their_moves));
+    let transcripts = dir.path().join("transcripts");
+    let run = run(&[
+        "arena",
+        "--p0",
+        &p0,
+        "--p1",
+        &p1,
+        "--games",
+        "1",
+        "--tc",
+        "none",
+        "--packs",
+        pack_dir.to_str().unwrap(),
+        "--transcripts",
+        transcripts.to_str().unwrap(),
+    ]);
+    run.assert_ok();
+    let ours = fs::read_to_string(transcripts.join("game-000000.p0.stdin.txt")).unwrap();
+    let recorded_lines = PACK_LINES + game.turns.len() * TURN_LINES;
+    assert!(
+        ours.lines().count() >= recorded_lines,
+        "the game ended early"
+    );
+    let ours: String = ours
+        .lines()
+        .take(recorded_lines)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(without_clocks(&ours), without_clocks(&transcript));
 }
