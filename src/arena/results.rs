@@ -137,16 +137,15 @@ impl ResultsWriter {
     }
 }
 
-/// The games already played of match `match_id` (to skip on resume); an error if the file
-/// holds games of another match.
-pub fn finished_games(games: &[GameLine], match_id: &str) -> Result<BTreeSet<u64>, ResultsError> {
-    if let Some(other) = games.iter().find(|g| g.match_id != match_id) {
-        return Err(ResultsError(format!(
+/// An error if `games` (of a results file being resumed) include games of another match.
+pub fn check_same_match(games: &[GameLine], match_id: &str) -> Result<(), ResultsError> {
+    match games.iter().find(|g| g.match_id != match_id) {
+        Some(other) => Err(ResultsError(format!(
             "the results file holds games of another match ({}); this match is {}; use another --results file",
             other.match_id, match_id
-        )));
+        ))),
+        None => Ok(()),
     }
-    Ok(games.iter().map(|g| g.game).collect())
 }
 
 /// Results of several files merged: each (match, game) counted once.
@@ -230,8 +229,8 @@ mod tests {
     #[test]
     fn another_match_is_refused() {
         let games = [line(0, Some(0))];
-        assert_eq!(finished_games(&games, "m").unwrap().len(), 1);
-        let err = finished_games(&games, "other").unwrap_err().to_string();
+        assert!(check_same_match(&games, "m").is_ok());
+        let err = check_same_match(&games, "other").unwrap_err().to_string();
         assert!(err.contains("another match"), "{err}");
     }
 

@@ -1,7 +1,7 @@
 //! A match: many games, some at once, results appended as they finish, a live progress bar,
 //! an SPRT that may stop early, and a clean stop on Ctrl-C that a rerun resumes.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -96,15 +96,36 @@ const MAX_NOTES: usize = 3;
 /// Plays the match; results already in the results file are counted and not replayed.
 pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
     let match_id = config.match_id();
-    let (previous, mut writer) = open_results(config, &match_id)?;
+    let (previous, writer) = open_results(config, &match_id)?;
     for dir in [&config.replays, &config.transcripts].into_iter().flatten() {
         fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    let mut wdl = Wdl::default();
-    for game in &previous {
-        wdl.add(game.p0_won());
+    let queue = games_to_play(config, &previous);
+    let mut tally = Tally::new(config, &previous, writer, queue.len() as u64);
+    if !tally.decided() {
+        let stop = AtomicBool::new(false);
+        let queue = Mutex::new(queue);
+        let (sender, receiver) = mpsc::channel::<Result<Finished, String>>();
+        thread::scope(|scope| {
+            for _ in 0..config.concurrency {
+                let sender = sender.clone();
+                let (queue, stop, match_id) = (&queue, &stop, &match_id);
+                scope.spawn(move || worker(config, match_id, queue, stop, &sender));
+            }
+            drop(sender);
+            for message in receiver {
+                if !tally.record(message) {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+        });
     }
-    let done: std::collections::BTreeSet<u64> = previous.iter().map(|g| g.game).collect();
+    tally.finish()
+}
+
+/// The games of this run: those of the shard not yet in the results file, in order.
+fn games_to_play(config: &MatchConfig, previous: &[GameLine]) -> VecDeque<u64> {
+    let done: BTreeSet<u64> = previous.iter().map(|g| g.game).collect();
     let queue: VecDeque<u64> = (0..config.games)
         .filter(|&g| config.shard.is_none_or(|s| s.has(g)) && !done.contains(&g))
         .collect();
@@ -115,74 +136,96 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
             queue.len()
         );
     }
-    let bar = progress_bar(queue.len() as u64);
-    bar.set_message(status(&wdl, config.sprt.as_ref()));
-    let mut verdict = config.sprt.map(|s| s.verdict(s.llr(&wdl)));
-    if verdict.is_some_and(|v| v != SprtVerdict::Continue) {
-        bar.finish_and_clear();
-        return Ok(MatchOutcome {
+    queue
+}
+
+/// What the match has produced so far, on the main thread: results written, statistics, the
+/// progress bar, and whether the SPRT has decided.
+struct Tally<'a> {
+    config: &'a MatchConfig,
+    writer: Option<ResultsWriter>,
+    bar: ProgressBar,
+    wdl: Wdl,
+    played: u64,
+    notes_shown: usize,
+    verdict: Option<SprtVerdict>,
+    failure: Option<String>,
+}
+
+impl<'a> Tally<'a> {
+    fn new(
+        config: &'a MatchConfig,
+        previous: &[GameLine],
+        writer: Option<ResultsWriter>,
+        games: u64,
+    ) -> Self {
+        let mut wdl = Wdl::default();
+        for game in previous {
+            wdl.add(game.p0_won());
+        }
+        let bar = progress_bar(games);
+        bar.set_message(status(&wdl, config.sprt.as_ref()));
+        Tally {
+            config,
+            writer,
+            bar,
+            verdict: config.sprt.map(|s| s.verdict(s.llr(&wdl))),
             wdl,
             played: 0,
-            verdict,
-            interrupted: false,
-        });
-    }
-    let stop = AtomicBool::new(false);
-    let queue = Mutex::new(queue);
-    let (sender, receiver) = mpsc::channel::<Result<Finished, String>>();
-    let mut played = 0;
-    let mut notes_shown = 0;
-    let mut failure = None;
-    thread::scope(|scope| {
-        for _ in 0..config.concurrency {
-            let sender = sender.clone();
-            let (queue, stop, match_id) = (&queue, &stop, &match_id);
-            scope.spawn(move || worker(config, match_id, queue, stop, &sender));
+            notes_shown: 0,
+            failure: None,
         }
-        drop(sender);
-        for message in receiver {
-            let finished = match message {
-                Ok(finished) => finished,
-                Err(e) => {
-                    stop.store(true, Ordering::SeqCst);
-                    failure.get_or_insert(e);
-                    continue;
-                }
-            };
-            if let Some(writer) = writer.as_mut() {
-                if let Err(e) = writer.append(&finished.line) {
-                    stop.store(true, Ordering::SeqCst);
-                    failure.get_or_insert(e.to_string());
-                    continue;
-                }
-            }
-            played += 1;
-            wdl.add(finished.line.p0_won());
-            report_game(&bar, finished.game, &finished.line);
-            for note in &finished.notes {
-                if notes_shown < MAX_NOTES {
-                    say(&bar, note);
-                    notes_shown += 1;
-                }
-            }
-            bar.inc(1);
-            bar.set_message(status(&wdl, config.sprt.as_ref()));
-            verdict = config.sprt.map(|s| s.verdict(s.llr(&wdl)));
-            if verdict.is_some_and(|v| v != SprtVerdict::Continue) {
-                stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The SPRT has crossed a bound.
+    fn decided(&self) -> bool {
+        self.verdict.is_some_and(|v| v != SprtVerdict::Continue)
+    }
+
+    /// Takes one worker's message; false when the match must stop (decided or failed).
+    fn record(&mut self, message: Result<Finished, String>) -> bool {
+        let finished = match message {
+            Ok(finished) => finished,
+            Err(e) => return self.fail(e),
+        };
+        if let Some(writer) = self.writer.as_mut() {
+            if let Err(e) = writer.append(&finished.line) {
+                return self.fail(e.to_string());
             }
         }
-    });
-    bar.finish_and_clear();
-    if let Some(e) = failure {
-        return Err(e);
+        self.played += 1;
+        self.wdl.add(finished.line.p0_won());
+        report_game(&self.bar, finished.game, &finished.line);
+        for note in &finished.notes {
+            if self.notes_shown < MAX_NOTES {
+                say(&self.bar, note);
+                self.notes_shown += 1;
+            }
+        }
+        self.bar.inc(1);
+        self.bar
+            .set_message(status(&self.wdl, self.config.sprt.as_ref()));
+        self.verdict = self.config.sprt.map(|s| s.verdict(s.llr(&self.wdl)));
+        !self.decided()
     }
-    Ok(MatchOutcome {
-        wdl,
-        played,
-        verdict,
-        interrupted: interrupted(),
-    })
+
+    fn fail(&mut self, error: String) -> bool {
+        self.failure.get_or_insert(error);
+        false
+    }
+
+    fn finish(self) -> Result<MatchOutcome, String> {
+        self.bar.finish_and_clear();
+        if let Some(e) = self.failure {
+            return Err(e);
+        }
+        Ok(MatchOutcome {
+            wdl: self.wdl,
+            played: self.played,
+            verdict: self.verdict,
+            interrupted: interrupted(),
+        })
+    }
 }
 
 /// The games already in the results file, and the writer that appends to it.
@@ -198,7 +241,7 @@ fn open_results(
     } else {
         results::Loaded::default()
     };
-    results::finished_games(&loaded.games, match_id).map_err(|e| e.to_string())?;
+    results::check_same_match(&loaded.games, match_id).map_err(|e| e.to_string())?;
     if loaded.torn.is_some() {
         eprintln!(
             "{}: dropping an incomplete last line (an interrupted write)",
