@@ -162,7 +162,14 @@ fn stats_command(
 ) -> Result<ExitCode, String> {
     let mut all = Vec::new();
     for file in files {
-        all.push(results::load(file).map_err(|e| e.to_string())?.games);
+        let loaded = results::load(file).map_err(|e| e.to_string())?;
+        if loaded.torn.is_some() {
+            eprintln!(
+                "note: {}: an incomplete last line (an interrupted write) is ignored",
+                file.display()
+            );
+        }
+        all.push(loaded.games);
     }
     let merged = results::merge(all);
     if merged.matches.len() > 1 {
@@ -182,6 +189,7 @@ fn stats_command(
     }
     emit(&runner::verdict(&merged.wdl, sprt));
     emit(&reasons_summary(&merged.games));
+    emit(&players_summary(&merged.games));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -203,6 +211,28 @@ fn reasons_summary(games: &[results::GameLine]) -> String {
     } else {
         format!("Endings: {}\n", items.join(", "))
     }
+}
+
+/// Per player: mean thinking time per game, longest answer, mean longest chain.
+fn players_summary(games: &[results::GameLine]) -> String {
+    if games.is_empty() {
+        return String::new();
+    }
+    let n = games.len() as f64;
+    let mut out = String::new();
+    for p in 0..2 {
+        let think: f64 = games.iter().map(|g| g.think_ms[p]).sum::<f64>() / n;
+        let longest = games.iter().map(|g| g.max_think_ms[p]).fold(0.0, f64::max);
+        let chains: f64 = games
+            .iter()
+            .map(|g| f64::from(g.max_chains[p]))
+            .sum::<f64>()
+            / n;
+        out.push_str(&format!(
+            "p{p}: thinking {think:.1} ms per game, longest answer {longest:.1} ms, longest chain {chains:.1} on average\n"
+        ));
+    }
+    out
 }
 
 fn replay_command(file: &Path) -> Result<ExitCode, String> {
