@@ -732,6 +732,37 @@ fn ctrl_c_stops_the_match_and_kills_every_ai() {
     );
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn an_ai_dies_with_a_killed_referee() {
+    // `kill -9` gives the arena no chance to clean up; the kernel kills its AIs.
+    let dir = TempDir::new().unwrap();
+    let pid_file = dir.path().join("ai.pid");
+    let script = dir.path().join("ai.sh");
+    fs::write(
+        &script,
+        format!("echo $$ > '{}'; exec sleep 60\n", pid_file.display()),
+    )
+    .unwrap();
+    let p1 = format!("sh '{}'", script.display());
+    let mut arena = ysai(&[
+        "arena", "--p0", "greedy", "--p1", &p1, "--games", "1", "--tc", "none",
+    ])
+    .stderr(Stdio::null())
+    .spawn()
+    .unwrap();
+    let start = Instant::now();
+    while fs::read_to_string(&pid_file).map_or(true, |p| p.trim().is_empty())
+        && start.elapsed() < Duration::from_secs(20)
+    {
+        thread::sleep(Duration::from_millis(20));
+    }
+    let pid = fs::read_to_string(&pid_file).unwrap();
+    arena.kill().unwrap();
+    arena.wait().unwrap();
+    assert_gone(pid.trim());
+}
+
 #[test]
 fn bad_input_gives_clear_errors() {
     let dir = TempDir::new().unwrap();

@@ -63,7 +63,7 @@ impl AiProcess {
         let mut shell = Command::new("sh");
         shell
             .arg("-c")
-            .arg(command)
+            .arg(exec_if_simple(command))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -202,6 +202,18 @@ impl Drop for AiProcess {
     }
 }
 
+/// `exec COMMAND` for a simple command, so that the shell becomes the AI instead of waiting
+/// for it: the AI is then the referee's direct child, which the kernel kills if the referee
+/// dies. Lists, pipes and redirections stay as written.
+fn exec_if_simple(command: &str) -> String {
+    let compound = command.contains(|c: char| ";&|<>()`\n".contains(c));
+    if compound || command.trim_start().starts_with("exec ") {
+        command.to_string()
+    } else {
+        format!("exec {command}")
+    }
+}
+
 /// A thread that writes each queued buffer to the child and flushes it; it ends (closing the
 /// child's stdin) when the sender is dropped or the child stops reading.
 fn spawn_writer(mut stdin: ChildStdin) -> Sender<Vec<u8>> {
@@ -304,7 +316,26 @@ fn skip_rest_of_line(reader: &mut impl BufRead) {
 fn own_process_group(command: &mut Command) {
     use std::os::unix::process::CommandExt;
     command.process_group(0);
+    die_with_the_referee(command);
 }
+
+/// On Linux the child is also killed if the referee itself is killed without a chance to
+/// clean up (`kill -9`, a batch system's hard limit).
+#[cfg(target_os = "linux")]
+fn die_with_the_referee(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the forked child before exec and only calls prctl(2),
+    // which is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        command.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+}
+
+#[cfg(all(unix, not(target_os = "linux")))]
+fn die_with_the_referee(_command: &mut Command) {}
 
 #[cfg(not(unix))]
 fn own_process_group(_command: &mut Command) {}
@@ -350,6 +381,15 @@ mod tests {
             ai.next_output(deadline, &never),
             Ok(Output::Closed { .. })
         ));
+    }
+
+    #[test]
+    fn simple_commands_replace_the_shell() {
+        assert_eq!(exec_if_simple("./ai -x 1"), "exec ./ai -x 1");
+        assert_eq!(exec_if_simple("FOO=1 'my ai'"), "exec FOO=1 'my ai'");
+        assert_eq!(exec_if_simple("cd x && ./ai"), "cd x && ./ai");
+        assert_eq!(exec_if_simple("./ai | tee log"), "./ai | tee log");
+        assert_eq!(exec_if_simple("exec ./ai"), "exec ./ai");
     }
 
     #[test]
