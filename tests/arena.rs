@@ -255,7 +255,7 @@ fn a_late_answer_is_a_timeout_even_when_both_think_at_once() {
         1,
         "sleep 1.2; echo '1 0'",
     );
-    let file = dir.path().join("results.jsonl");
+    let file = dir.path().join("out/results.jsonl");
     let run = run(&[
         "arena",
         "--p0",
@@ -294,7 +294,7 @@ fn builtin_match(dir: &Path, games: &str, extra: &[&str]) -> Run {
         "--tc",
         "none",
     ];
-    let paths = ["results.jsonl", "replays", "transcripts"].map(|p| dir.join(p));
+    let paths = ["out/results.jsonl", "replays", "transcripts"].map(|p| dir.join(p));
     let flags = ["--results", "--replays", "--transcripts"];
     for (flag, path) in flags.iter().zip(&paths) {
         args.push(flag);
@@ -336,7 +336,7 @@ fn state_json(state: &PlayerState) -> Value {
 fn a_whole_game_replays_exactly_and_its_transcripts_reproduce_every_input() {
     let dir = TempDir::new().unwrap();
     builtin_match(dir.path(), "1", &[]);
-    let result = &results(&dir.path().join("results.jsonl"))[0];
+    let result = &results(&dir.path().join("out/results.jsonl"))[0];
     let replay: Value = serde_json::from_str(
         &fs::read_to_string(dir.path().join("replays/game-000000.json")).unwrap(),
     )
@@ -462,7 +462,7 @@ fn replay_command_shows_and_checks_a_game() {
 fn an_interrupted_match_resumes_where_it_stopped() {
     let dir = TempDir::new().unwrap();
     builtin_match(dir.path(), "4", &[]);
-    let file = dir.path().join("results.jsonl");
+    let file = dir.path().join("out/results.jsonl");
     let full = fs::read_to_string(&file).unwrap();
     let lines: Vec<&str> = full.lines().collect();
     assert_eq!(lines.len(), 4);
@@ -493,7 +493,7 @@ fn an_interrupted_match_resumes_where_it_stopped() {
 fn a_results_file_of_another_match_is_refused() {
     let dir = TempDir::new().unwrap();
     builtin_match(dir.path(), "1", &[]);
-    let file = dir.path().join("results.jsonl");
+    let file = dir.path().join("out/results.jsonl");
     let other = run(&[
         "arena",
         "--p0",
@@ -519,7 +519,7 @@ fn shards_merge_into_the_verdict_of_the_whole_match() {
     for (k, shard) in shards.iter().enumerate() {
         let spec = format!("{}/2", k + 1);
         builtin_match(shard.path(), "4", &["--shard", &spec]);
-        let games: Vec<u64> = results(&shard.path().join("results.jsonl"))
+        let games: Vec<u64> = results(&shard.path().join("out/results.jsonl"))
             .iter()
             .map(|g| g["game"].as_u64().unwrap())
             .collect();
@@ -527,7 +527,7 @@ fn shards_merge_into_the_verdict_of_the_whole_match() {
     }
     let files: Vec<String> = shards
         .iter()
-        .map(|s| s.path().join("results.jsonl").display().to_string())
+        .map(|s| s.path().join("out/results.jsonl").display().to_string())
         .collect();
     let merged = run(&[
         "arena",
@@ -552,7 +552,7 @@ fn shards_merge_into_the_verdict_of_the_whole_match() {
 fn sprt_stops_a_decided_match() {
     let dir = TempDir::new().unwrap();
     let loser = fake_ai(dir.path(), "loser.sh", "echo loser", 0, "echo nonsense");
-    let file = dir.path().join("results.jsonl");
+    let file = dir.path().join("out/results.jsonl");
     let run = run(&[
         "arena",
         "--p0",
@@ -580,7 +580,7 @@ fn packs_from_files_are_sent_byte_for_byte() {
     let dir = TempDir::new().unwrap();
     let pack_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/packs");
     builtin_match(dir.path(), "3", &["--packs", pack_dir.to_str().unwrap()]);
-    let lines = results(&dir.path().join("results.jsonl"));
+    let lines = results(&dir.path().join("out/results.jsonl"));
     let files: Vec<&str> = lines
         .iter()
         .map(|g| g["pack_file"].as_str().unwrap())
@@ -609,7 +609,7 @@ fn simultaneous_thinking_plays_the_same_deterministic_games() {
     builtin_match(sequential.path(), "2", &[]);
     builtin_match(simultaneous.path(), "2", &["--simultaneous"]);
     let outcome = |dir: &TempDir| -> Vec<(Value, Value, Value)> {
-        results(&dir.path().join("results.jsonl"))
+        results(&dir.path().join("out/results.jsonl"))
             .into_iter()
             .map(|g| (g["winner"].clone(), g["turn"].clone(), g["scores"].clone()))
             .collect()
@@ -694,7 +694,7 @@ fn ctrl_c_stops_the_match_and_kills_every_ai() {
     let pid_file = dir.path().join("sleeper.pid");
     let hang = format!("sleep 60 & echo $! > '{}'; wait", pid_file.display());
     let p0 = fake_ai(dir.path(), "hang.sh", "echo hang", 1, &hang);
-    let file = dir.path().join("results.jsonl");
+    let file = dir.path().join("out/results.jsonl");
     let arena = ysai(&[
         "arena",
         "--p0",

@@ -236,6 +236,9 @@ fn open_results(
     let Some(path) = &config.results else {
         return Ok((Vec::new(), None));
     };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
     let loaded = if path.exists() {
         results::load(path).map_err(|e| e.to_string())?
     } else {
