@@ -32,7 +32,7 @@ pub struct Cli {
 }
 
 /// Subcommands; without one, ysai plays the game protocol.
-#[derive(Clone, Debug, PartialEq, Eq, Subcommand)]
+#[derive(Clone, Debug, PartialEq, Subcommand)]
 pub enum Command {
     /// Compare the simulator with the naive oracle on random turns.
     #[command(args_override_self = true)]
@@ -53,6 +53,8 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = crate::bench::BENCH_NODES)]
         nodes: u64,
     },
+    /// Play matches between AIs under the real rules; results, Elo, SPRT, replays.
+    Arena(Box<crate::arena::ArenaArgs>),
 }
 
 /// The other benchmarks of `ysai bench`.
@@ -230,8 +232,25 @@ const NEW_FLAGS: &[&str] = &[
     "height-cutoff",
     "beam-nodes",
     "nbtmax",
+    "nodes",
+    "limit",
+    "json",
     "help",
     "version",
+    "p0",
+    "p1",
+    "check",
+    "games",
+    "concurrency",
+    "tc",
+    "simultaneous",
+    "rule-text-packs",
+    "packs",
+    "results",
+    "replays",
+    "transcripts",
+    "sprt",
+    "shard",
 ];
 
 const AFTER_HELP: &str = "\
@@ -325,10 +344,12 @@ where
         .collect()
 }
 
-/// A long flag of the program or of a subcommand.
+/// A long flag of the program or of a subcommand, or a subcommand's one-letter flag.
 struct KnownFlag {
     name: String,
     takes_value: bool,
+    /// A one-letter flag (`-j`): it keeps its single dash.
+    short: bool,
 }
 
 /// Every flag of the program and its subcommands, in definition order (the order breaks ties
@@ -350,7 +371,15 @@ fn collect_flags(cmd: &clap::Command, flags: &mut Vec<KnownFlag>) {
             None => flags.push(KnownFlag {
                 name: long.to_string(),
                 takes_value,
+                short: false,
             }),
+        }
+        if let Some(short) = arg.get_short().filter(|&c| c != 'h' && c != 'V') {
+            flags.push(KnownFlag {
+                name: short.to_string(),
+                takes_value,
+                short: true,
+            });
         }
     }
     for sub in cmd.get_subcommands() {
@@ -395,6 +424,7 @@ fn normalise_token(token: String, flags: &[KnownFlag]) -> Result<(String, bool),
         None => (rest, false),
     };
     match flags.iter().find(|f| f.name == name) {
+        Some(flag) if flag.short && dashes == "-" => Ok((token, flag.takes_value && !inline_value)),
         Some(flag) => Ok((format!("--{rest}"), flag.takes_value && !inline_value)),
         None => Err(CliError::UnknownFlag {
             suggestion: nearest_name(name, flags).map(|s| format!("{dashes}{s}")),
@@ -416,6 +446,7 @@ fn nearest_name<'a>(name: &str, flags: &'a [KnownFlag]) -> Option<&'a str> {
     let max_distance = (name.chars().count() / 2).max(2);
     flags
         .iter()
+        .filter(|f| !f.short)
         .map(|f| &f.name)
         .map(|n| (edit_distance(name, n), common_prefix_len(name, n), n))
         .filter(|&(d, _, _)| d <= max_distance)
@@ -874,6 +905,51 @@ mod tests {
                 turns: 1_000_000,
                 seed: 9
             })
+        );
+    }
+
+    fn arena(args: &[&str]) -> crate::arena::ArenaArgs {
+        let line = ["ysai", "arena"].iter().chain(args);
+        match parse(line.copied()) {
+            Ok(Cli {
+                command: Some(Command::Arena(args)),
+                ..
+            }) => *args,
+            other => panic!("{args:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn arena_subcommand() {
+        let args = arena(&[
+            "--p0",
+            "self -bw 2000 -bcm- -1",
+            "--p1",
+            "greedy",
+            "-j",
+            "2",
+            "--tc",
+            "none",
+            "--seed",
+            "9",
+        ]);
+        assert_eq!(args.p0.as_deref(), Some("self -bw 2000 -bcm- -1"));
+        assert_eq!(args.p1.as_deref(), Some("greedy"));
+        assert_eq!((args.concurrency, args.seed, args.games), (2, 9, 100));
+        assert_eq!(args.tc.game_ms, None);
+        assert_eq!(arena(&["--concurrency", "3"]).concurrency, 3);
+        assert_eq!(arena(&["-j=4"]).concurrency, 4);
+        let stats = arena(&["stats", "a.jsonl", "b.jsonl"]);
+        assert!(
+            matches!(stats.action, Some(crate::arena::ArenaAction::Stats { files, sprt: None }) if files.len() == 2)
+        );
+        assert!(matches!(
+            run("arena --tc 1+x"),
+            Err(CliError::InvalidValue { ref flag, .. }) if flag == "--tc"
+        ));
+        assert_eq!(
+            error("--games 5 arena").to_string(),
+            "`--games` belongs to `arena`: write it after the subcommand"
         );
     }
 

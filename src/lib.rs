@@ -6,6 +6,7 @@
 // Grid code reads better with (x, y) indices than with zipped iterators.
 #![allow(clippy::needless_range_loop)]
 
+pub mod arena;
 pub mod bench;
 pub mod bitboard;
 pub mod cli;

@@ -40,6 +40,7 @@ fn main() -> ExitCode {
             }),
             ..
         }) => bench_chains(&packs, limit, json, &cli.params),
+        Some(Command::Arena(args)) => ysai::arena::main(&args),
     }
 }
 

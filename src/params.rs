@@ -145,16 +145,16 @@ pub struct Params {
           help = "Time limit, counted from reading the first pack")]
     pub first_time_limit_ms: u64,
     /// `--height-cutoff MODE`: how the first beam ranks a node with a column of 14 or more.
-    #[arg(long = "height-cutoff", value_name = "off|qualifier|final", value_enum,
+    #[arg(long = "height-cutoff", value_name = "MODE", value_enum,
           hide_possible_values = true, default_value_t = D.height_cutoff)]
     #[arg(help_heading = heading::FIRST_BEAM,
-          help = "Nodes with a column of 14+: off, qualifier (worth 0) or final (only the lookahead zeroed)")]
+          help = "Column of 14+: off, qualifier (node worth 0), final")]
     pub height_cutoff: HeightCutoff,
     /// `--beam-nodes N`: node budget of every beam (0 = none). With a budget the beams stop
     /// at a depth boundary and return the same plan at any thread count.
     #[arg(long = "beam-nodes", value_name = "N", default_value_t = D.beam_nodes)]
     #[arg(help_heading = heading::FIRST_BEAM,
-          help = "Node budget of every beam, for reproducible plans; 0 = none")]
+          help = "Node budget of every beam (reproducible); 0 = none")]
     pub beam_nodes: u64,
     /// `-btl MS` (beamtimelimit): deadline for the final sort and selection of any beam.
     #[arg(long = "btl", value_name = "MS", default_value_t = D.beam_time_limit_ms)]
@@ -202,7 +202,7 @@ pub struct Params {
     /// is at most N (the qualifier used 10, the final 7).
     #[arg(long = "nbtmax", value_name = "N", default_value_t = D.next_beam_target_max)]
     #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Aim at a 10-chain while the best first-move chain is at most N (final: 7)")]
+          help = "Aim at a 10-chain while my best chain is <= N")]
     pub next_beam_target_max: i32,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
     #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]

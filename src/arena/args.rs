@@ -1,0 +1,126 @@
+//! The `ysai arena` command line.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use super::referee::TimeControl;
+use super::stats::Sprt;
+
+/// `ysai arena`: play a match, or work with its results and replays.
+#[derive(Clone, Debug, PartialEq, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct ArenaArgs {
+    #[command(subcommand)]
+    pub action: Option<ArenaAction>,
+    /// Player 0: a shell command, or `self [FLAGS]`, `random`, `greedy` (this binary's AI)
+    #[arg(long, value_name = "CMD")]
+    pub p0: Option<String>,
+    /// Player 1, as --p0
+    #[arg(long, value_name = "CMD")]
+    pub p1: Option<String>,
+    /// Check CMD's protocol compliance in a short game against greedy, instead of a match
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["p0", "p1"])]
+    pub check: Option<String>,
+    /// Games in the match (game k uses packs from seed S+k)
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub games: u64,
+    /// Games played at the same time
+    #[arg(short = 'j', long, value_name = "K", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub concurrency: u64,
+    /// Time control in ms: GAME+TURN, GAME (no per-turn limit), or none
+    #[arg(long, value_name = "TC", default_value = "180000+20000")]
+    pub tc: TimeControl,
+    /// Send both players their input at once (default: one after the other)
+    #[arg(long)]
+    pub simultaneous: bool,
+    /// Seed of the first game's packs
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Generate packs as the published rule text describes (default: as the official
+    /// generator did)
+    #[arg(long, conflicts_with = "packs")]
+    pub rule_text_packs: bool,
+    /// Read the packs from the files of DIR (game k uses the k-th file in name order)
+    #[arg(long, value_name = "DIR")]
+    pub packs: Option<PathBuf>,
+    /// Append one JSON line per game to FILE; a rerun with the same FILE resumes
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    /// Write a replay (JSON) of every game to DIR
+    #[arg(long, value_name = "DIR")]
+    pub replays: Option<PathBuf>,
+    /// Save every player's stdin (and its stderr) of every game to DIR
+    #[arg(long, value_name = "DIR")]
+    pub transcripts: Option<PathBuf>,
+    /// Stop when an SPRT decides: elo0=E0,elo1=E1[,alpha=A,beta=B,model=normalized|logistic]
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<Sprt>,
+    /// Play only games K-1, K-1+N, K-1+2N, ... (0-based; K = 1..N), to spread a match over machines
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+}
+
+/// `ysai arena` subcommands.
+#[derive(Clone, Debug, PartialEq, Subcommand)]
+pub enum ArenaAction {
+    /// Statistics of one or more results files (shards of a match merge into one verdict)
+    Stats {
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+        /// Also run this SPRT on the merged results: elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]
+        #[arg(long, value_name = "SPEC")]
+        sprt: Option<Sprt>,
+    },
+    /// Show a replay turn by turn, and check that it re-simulates exactly
+    Replay {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+}
+
+/// Part K (1-based) of N of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    /// Whether game `game` (0-based) belongs to this shard.
+    pub fn has(&self, game: u64) -> bool {
+        game % self.count == self.index - 1
+    }
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let bad = || format!("expected K/N with 1 <= K <= N, e.g. 2/4; got `{text}`");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let index = k.trim().parse::<u64>().map_err(|_| bad())?;
+    let count = n.trim().parse::<u64>().map_err(|_| bad())?;
+    if index == 0 || index > count {
+        return Err(bad());
+    }
+    Ok(Shard { index, count })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_the_games() {
+        let shards: Vec<Shard> = ["1/3", "2/3", "3/3"]
+            .iter()
+            .map(|s| parse_shard(s).unwrap())
+            .collect();
+        for game in 0..30 {
+            assert_eq!(shards.iter().filter(|s| s.has(game)).count(), 1);
+        }
+        assert!(shards[0].has(0) && shards[1].has(1) && shards[2].has(5));
+        for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+    }
+}

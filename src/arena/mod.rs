@@ -1,0 +1,283 @@
+//! `ysai arena`: a local referee for CODE VS Reborn AIs, a match runner with Elo and SPRT
+//! statistics, replays and transcripts.
+//!
+//! The referee ([`referee`]) plays one game between two processes ([`process`]) on the
+//! project's simulator, with packs from [`packs`]; [`runner`] plays a match of many games and
+//! writes [`results`]; [`stats`] turns results into a verdict; [`replay`] records and shows
+//! games. AIs are reached only through their stdin and stdout.
+
+pub mod args;
+pub mod check;
+pub mod packs;
+pub mod process;
+pub mod referee;
+pub mod replay;
+pub mod results;
+pub mod runner;
+pub mod stats;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+pub use args::{ArenaAction, ArenaArgs};
+
+use packs::{PackSource, Signature};
+use referee::ThinkingOrder;
+use runner::MatchConfig;
+
+/// Exit status of an interrupted match (128 + SIGINT, as shells report it).
+const EXIT_INTERRUPTED: u8 = 130;
+
+/// Players built into this binary: the name, and the flags it stands for.
+const BUILT_IN_PLAYERS: &[(&str, &str)] = &[
+    ("self", ""),
+    ("random", "--ai random"),
+    ("greedy", "--ai greedy"),
+    ("beam", "--ai beam"),
+];
+
+/// Runs `ysai arena ...`.
+pub fn main(args: &ArenaArgs) -> ExitCode {
+    let result = match &args.action {
+        Some(ArenaAction::Stats { files, sprt }) => stats_command(files, sprt.as_ref()),
+        Some(ArenaAction::Replay { file }) => replay_command(file),
+        None => match &args.check {
+            Some(command) => check::run(command, args),
+            None => match_command(args),
+        },
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("ysai arena: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints to stdout; a closed pipe (`| head`) is not an error worth a panic.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+/// The shell command of a player: a built-in name (with flags after it) runs this binary.
+pub fn shell_command(command: &str) -> Result<String, String> {
+    let command = command.trim();
+    if command.is_empty() {
+        return Err("a player command is empty".into());
+    }
+    let (first, rest) = command
+        .split_once(char::is_whitespace)
+        .unwrap_or((command, ""));
+    let Some((_, flags)) = BUILT_IN_PLAYERS.iter().find(|(name, _)| *name == first) else {
+        return Ok(command.to_string());
+    };
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot find this program's path for `{first}`: {e}"))?;
+    let words = [
+        shell_quote(&exe.to_string_lossy()),
+        flags.to_string(),
+        rest.trim().to_string(),
+    ];
+    Ok(words
+        .into_iter()
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
+/// `text` in single quotes for `sh`.
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+fn pack_source(args: &ArenaArgs) -> Result<PackSource, String> {
+    match &args.packs {
+        Some(dir) => PackSource::from_dir(dir).map_err(|e| e.to_string()),
+        None => Ok(PackSource::Seeded {
+            base: args.seed,
+            signature: if args.rule_text_packs {
+                Signature::RuleText
+            } else {
+                Signature::Measured
+            },
+        }),
+    }
+}
+
+fn match_command(args: &ArenaArgs) -> Result<ExitCode, String> {
+    let (Some(p0), Some(p1)) = (&args.p0, &args.p1) else {
+        return Err("a match needs --p0 CMD and --p1 CMD (or --check CMD, or `stats` / `replay`); see `ysai arena --help`".into());
+    };
+    let config = MatchConfig {
+        commands: [p0.trim().to_string(), p1.trim().to_string()],
+        shell_commands: [shell_command(p0)?, shell_command(p1)?],
+        games: args.games,
+        concurrency: args.concurrency as usize,
+        tc: args.tc,
+        order: if args.simultaneous {
+            ThinkingOrder::Simultaneous
+        } else {
+            ThinkingOrder::Sequential
+        },
+        packs: pack_source(args)?,
+        shard: args.shard,
+        results: args.results.clone(),
+        replays: args.replays.clone(),
+        transcripts: args.transcripts.clone(),
+        sprt: args.sprt,
+    };
+    note_reused_pack_files(&config);
+    runner::install_interrupt_handler();
+    let outcome = runner::run(&config)?;
+    emit(&runner::verdict(&outcome.wdl, config.sprt.as_ref()));
+    if outcome.interrupted {
+        eprintln!(
+            "interrupted after {} game(s) of this run; run the same command again with --results to resume",
+            outcome.played
+        );
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Says so when a match has more games than pack files (the files are played again).
+fn note_reused_pack_files(config: &MatchConfig) {
+    if let PackSource::Files(files) = &config.packs {
+        if (files.len() as u64) < config.games {
+            eprintln!(
+                "note: {} games but {} pack files: game k uses file k mod {}",
+                config.games,
+                files.len(),
+                files.len()
+            );
+        }
+    }
+}
+
+fn stats_command(
+    files: &[std::path::PathBuf],
+    sprt: Option<&stats::Sprt>,
+) -> Result<ExitCode, String> {
+    let mut all = Vec::new();
+    for file in files {
+        let loaded = results::load(file).map_err(|e| e.to_string())?;
+        if loaded.torn.is_some() {
+            eprintln!(
+                "note: {}: an incomplete last line (an interrupted write) is ignored",
+                file.display()
+            );
+        }
+        all.push(loaded.games);
+    }
+    let merged = results::merge(all);
+    if merged.matches.len() > 1 {
+        eprintln!(
+            "note: the files hold {} different matches; their games are counted together:",
+            merged.matches.len()
+        );
+        for id in &merged.matches {
+            eprintln!("  {id}");
+        }
+    }
+    if merged.duplicates > 0 {
+        eprintln!(
+            "note: {} game(s) appear more than once and were counted once",
+            merged.duplicates
+        );
+    }
+    emit(&runner::verdict(&merged.wdl, sprt));
+    emit(&reasons_summary(&merged.games));
+    emit(&players_summary(&merged.games));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// How the games ended: counts of each reason per winner.
+fn reasons_summary(games: &[results::GameLine]) -> String {
+    let mut counts = std::collections::BTreeMap::<(String, &str), u64>::new();
+    for game in games {
+        let who = game
+            .winner
+            .map_or("draw".to_string(), |w| format!("p{w} wins"));
+        *counts.entry((who, game.reason.name())).or_default() += 1;
+    }
+    let items: Vec<String> = counts
+        .iter()
+        .map(|((who, reason), n)| format!("{who} by {reason}: {n}"))
+        .collect();
+    if items.is_empty() {
+        String::new()
+    } else {
+        format!("Endings: {}\n", items.join(", "))
+    }
+}
+
+/// Per player: mean thinking time per game, longest answer, mean longest chain.
+fn players_summary(games: &[results::GameLine]) -> String {
+    if games.is_empty() {
+        return String::new();
+    }
+    let n = games.len() as f64;
+    let mut out = String::new();
+    for p in 0..2 {
+        let think: f64 = games.iter().map(|g| g.think_ms[p]).sum::<f64>() / n;
+        let longest = games.iter().map(|g| g.max_think_ms[p]).fold(0.0, f64::max);
+        let chains: f64 = games
+            .iter()
+            .map(|g| f64::from(g.max_chains[p]))
+            .sum::<f64>()
+            / n;
+        out.push_str(&format!(
+            "p{p}: thinking {think:.1} ms per game, longest answer {longest:.1} ms, longest chain {chains:.1} on average\n"
+        ));
+    }
+    out
+}
+
+fn replay_command(file: &Path) -> Result<ExitCode, String> {
+    let replay = replay::Replay::load(file)?;
+    emit(&replay::render(&replay));
+    match replay::resimulate(&replay) {
+        Ok(()) => {
+            emit("replay checked: every recorded position re-simulates exactly\n");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => Err(format!(
+            "{}: the replay does not re-simulate: {e}",
+            file.display()
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_players_run_this_binary() {
+        let exe = shell_quote(&std::env::current_exe().unwrap().to_string_lossy());
+        assert_eq!(shell_command("self").unwrap(), exe);
+        assert_eq!(
+            shell_command("self -bw 2000").unwrap(),
+            format!("{exe} -bw 2000")
+        );
+        assert_eq!(
+            shell_command("greedy").unwrap(),
+            format!("{exe} --ai greedy")
+        );
+        assert_eq!(
+            shell_command("random --seed 3").unwrap(),
+            format!("{exe} --ai random --seed 3")
+        );
+        assert_eq!(shell_command("./my-ai --fast").unwrap(), "./my-ai --fast");
+        assert_eq!(shell_command("selfish").unwrap(), "selfish");
+        assert!(shell_command("  ").is_err());
+    }
+
+    #[test]
+    fn quoting() {
+        assert_eq!(shell_quote("/a b/c'd"), r"'/a b/c'\''d'");
+    }
+}

@@ -1,0 +1,726 @@
+//! One game between two AI processes under the real rules and time limits.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::process::{AiProcess, Output, Wait};
+use crate::protocol::{format_game_start, format_turn, PlayerView, TurnInput};
+use crate::sim::action::DROP_COLUMNS;
+use crate::sim::game::SKILL_COST;
+use crate::sim::{play_turn, Action, Pack, PlayerState, PreparedPack, Shift, PACKS_PER_GAME};
+
+/// Characters the official client forbade in a name.
+const FORBIDDEN_NAME_CHARS: &str = "\\/:*?\"<>|";
+/// Thinking time every input shows when the time control is unlimited (the whole game's
+/// time, so that an AI's time manager plays as at the start).
+const NOMINAL_GAME_MS: u64 = 180_000;
+/// Time allowed for the name line when no per-turn limit applies.
+const NAME_WAIT_MS: u64 = 20_000;
+
+/// Thinking time per player: for the whole game and for each answer. `None` is unlimited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub game_ms: Option<u64>,
+    pub turn_ms: Option<u64>,
+}
+
+impl TimeControl {
+    /// The qualifier's limits: 180 s per game, 20 s per turn.
+    pub const QUALIFIER: TimeControl = TimeControl {
+        game_ms: Some(180_000),
+        turn_ms: Some(20_000),
+    };
+
+    /// How long the name line may take: the per-turn limit (at least a second), else 20 s.
+    fn name_wait(&self) -> Duration {
+        Duration::from_millis(self.turn_ms.map_or(NAME_WAIT_MS, |t| t.max(1_000)))
+    }
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+
+    /// `GAME+TURN` in milliseconds, `GAME` (no per-turn limit), or `none`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if text.eq_ignore_ascii_case("none") {
+            return Ok(TimeControl {
+                game_ms: None,
+                turn_ms: None,
+            });
+        }
+        let (game, turn) = match text.split_once('+') {
+            Some((game, turn)) => (game, Some(turn)),
+            None => (text, None),
+        };
+        let millis = |s: &str| {
+            match s.trim().parse::<u64>() {
+            Ok(ms) if ms > 0 => Ok(ms),
+            _ => Err(format!(
+                "expected GAME_MS+TURN_MS (e.g. 180000+20000), GAME_MS, or none; `{s}` is not a positive number of milliseconds"
+            )),
+        }
+        };
+        Ok(TimeControl {
+            game_ms: Some(millis(game)?),
+            turn_ms: turn.map(millis).transpose()?,
+        })
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.game_ms, self.turn_ms) {
+            (None, _) => f.write_str("none"),
+            (Some(game), None) => write!(f, "{game}"),
+            (Some(game), Some(turn)) => write!(f, "{game}+{turn}"),
+        }
+    }
+}
+
+/// Whether the players think one after the other or at the same time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThinkingOrder {
+    /// p0's input, its answer, then p1's: each AI has the machine to itself.
+    Sequential,
+    /// Both inputs at once, as the official client did.
+    Simultaneous,
+}
+
+/// Why a player lost (or why a game ended).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    /// A column reached 17 blocks.
+    Dead,
+    /// No answer within the time left.
+    Timeout,
+    /// Stdout closed (the AI exited or crashed) before the game ended.
+    Crash,
+    /// A line that is neither `x r` nor `S`.
+    BadOutput,
+    /// A drop outside the board.
+    IllegalMove,
+    /// The skill with a gauge below 80.
+    IllegalSkill,
+    /// No name line in time.
+    NoName,
+    /// A name with a character the server forbids.
+    BadName,
+    /// Decided by score: after the last turn, or when both players lost on the same turn.
+    Score,
+    /// The referee stopped the game early (a short check game), decided by score.
+    TurnLimit,
+}
+
+impl Reason {
+    /// An illegal command: two of these on the same turn draw, whatever the scores.
+    fn is_illegal(self) -> bool {
+        matches!(
+            self,
+            Reason::BadOutput | Reason::IllegalMove | Reason::IllegalSkill | Reason::BadName
+        )
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::Dead => "dead",
+            Reason::Timeout => "timeout",
+            Reason::Crash => "crash",
+            Reason::BadOutput => "bad-output",
+            Reason::IllegalMove => "illegal-move",
+            Reason::IllegalSkill => "illegal-skill",
+            Reason::NoName => "no-name",
+            Reason::BadName => "bad-name",
+            Reason::Score => "score",
+            Reason::TurnLimit => "turn-limit",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// 0 or 1; `None` for a draw.
+    pub winner: Option<usize>,
+    pub reason: Reason,
+    /// The turn on which it ended.
+    pub turn: u32,
+    /// Why each player lost, if it did.
+    pub losers: [Option<Reason>; 2],
+}
+
+/// One player's position at the end of a turn, as the next turn's input shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateRecord {
+    /// 16 rows, top first.
+    pub field: Vec<[u8; 10]>,
+    pub stock: i64,
+    pub gauge: i32,
+    pub score: i64,
+}
+
+impl StateRecord {
+    pub fn of(state: &PlayerState) -> Self {
+        StateRecord {
+            field: state.field.to_rows().to_vec(),
+            stock: state.ojama,
+            gauge: state.gauge,
+            score: state.score,
+        }
+    }
+}
+
+/// One turn of a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TurnRecord {
+    pub turn: u32,
+    /// `"x r"` or `"S"`; `None` when the player sent no valid command.
+    pub moves: [Option<String>; 2],
+    /// Thinking time of each answer in milliseconds (microsecond precision).
+    pub think_ms: [Option<f64>; 2],
+    pub chains: [u32; 2],
+    pub state: [StateRecord; 2],
+}
+
+/// A protocol problem seen during a game (fatal or not), for `--check`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub player: usize,
+    /// The turn, or `None` before the first turn.
+    pub turn: Option<u32>,
+    pub what: String,
+}
+
+/// How to run one game.
+pub struct GameSetup<'a> {
+    pub packs: &'a [Pack; PACKS_PER_GAME],
+    /// Shell commands of the two players (built-in names already resolved).
+    pub commands: [&'a str; 2],
+    pub tc: TimeControl,
+    pub order: ThinkingOrder,
+    /// Where each player's stderr goes (nowhere if `None`).
+    pub stderr: [Option<PathBuf>; 2],
+    /// The game ends by score after this many turns (500 in a real game).
+    pub max_turns: u32,
+}
+
+/// Everything one game produced.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub names: [Option<String>; 2],
+    pub result: GameResult,
+    pub turns: Vec<TurnRecord>,
+    /// The exact bytes each player received on stdin.
+    pub transcripts: [String; 2],
+    pub violations: Vec<Violation>,
+    /// Total and longest thinking time of each player, in milliseconds.
+    pub think_ms: [f64; 2],
+    pub max_think_ms: [f64; 2],
+    pub max_chains: [u32; 2],
+    pub scores: [i64; 2],
+    /// The end of each player's stderr (to explain a crash).
+    pub stderr_tails: [String; 2],
+}
+
+/// Why a game has no result.
+#[derive(Debug)]
+pub enum GameError {
+    /// The referee was interrupted (Ctrl-C, or the match was decided).
+    Cancelled,
+    /// A player's command could not be started.
+    Spawn {
+        player: usize,
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Cancelled => f.write_str("the game was interrupted"),
+            GameError::Spawn { player, error } => {
+                write!(f, "cannot start player {player}'s command: {error}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// A player's answer to one turn.
+enum Answer {
+    Action {
+        action: Action,
+        think_ms: f64,
+    },
+    Fault {
+        reason: Reason,
+        think_ms: Option<f64>,
+    },
+}
+
+/// The state of a game in progress.
+struct Game<'a> {
+    setup: &'a GameSetup<'a>,
+    ais: [AiProcess; 2],
+    packs: Vec<PreparedPack>,
+    states: [PlayerState; 2],
+    /// Thinking time charged so far.
+    used: [Duration; 2],
+    record: GameRecord,
+    cancelled: &'a dyn Fn() -> bool,
+}
+
+/// Plays one game. `cancelled` is polled while waiting for the players.
+pub fn play_game(
+    setup: &GameSetup<'_>,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<GameRecord, GameError> {
+    let mut game = Game::start(setup, cancelled)?;
+    let result = match game.read_names()? {
+        Some(result) => result,
+        None => game.play_turns()?,
+    };
+    game.record.result = result;
+    Ok(game.finish())
+}
+
+impl<'a> Game<'a> {
+    /// Starts both players and sends the 500 packs (the pipe holds them until they read).
+    fn start(setup: &'a GameSetup<'a>, cancelled: &'a dyn Fn() -> bool) -> Result<Self, GameError> {
+        let spawn = |player: usize| {
+            AiProcess::spawn(setup.commands[player], setup.stderr[player].as_deref())
+                .map_err(|error| GameError::Spawn { player, error })
+        };
+        let ais = [spawn(0)?, spawn(1)?];
+        let start = format_game_start(setup.packs);
+        let mut game = Game {
+            setup,
+            ais,
+            packs: setup.packs.iter().map(|&p| PreparedPack::new(p)).collect(),
+            states: [PlayerState::default(); 2],
+            used: [Duration::ZERO; 2],
+            record: GameRecord {
+                names: [None, None],
+                result: GameResult {
+                    winner: None,
+                    reason: Reason::Score,
+                    turn: 0,
+                    losers: [None, None],
+                },
+                turns: Vec::new(),
+                transcripts: [String::new(), String::new()],
+                violations: Vec::new(),
+                think_ms: [0.0; 2],
+                max_think_ms: [0.0; 2],
+                max_chains: [0; 2],
+                scores: [0; 2],
+                stderr_tails: [String::new(), String::new()],
+            },
+            cancelled,
+        };
+        for player in 0..2 {
+            game.send(player, &start);
+        }
+        Ok(game)
+    }
+
+    fn send(&mut self, player: usize, text: &str) {
+        self.ais[player].send(text.as_bytes());
+        self.record.transcripts[player].push_str(text);
+    }
+
+    fn violation(&mut self, player: usize, turn: Option<u32>, what: impl Into<String>) {
+        self.record.violations.push(Violation {
+            player,
+            turn,
+            what: what.into(),
+        });
+    }
+
+    /// Reads both name lines; a result if a player failed to give a valid one.
+    fn read_names(&mut self) -> Result<Option<GameResult>, GameError> {
+        let mut faults = [None, None];
+        for player in 0..2 {
+            let deadline = Instant::now() + self.setup.tc.name_wait();
+            faults[player] = match self.ais[player].next_output(Some(deadline), self.cancelled) {
+                Ok(Output::Line { text, .. }) => self.check_name(player, text),
+                Ok(Output::Closed { .. }) => {
+                    self.violation(player, None, "exited before printing its name");
+                    Some(Reason::Crash)
+                }
+                Err(Wait::TimedOut) => {
+                    let waited = self.setup.tc.name_wait().as_millis();
+                    let what = if self.answers_once_input_closed(player) {
+                        format!("no name line within {waited} ms; it came only when stdin was closed (missing flush?)")
+                    } else {
+                        format!("no name line within {waited} ms")
+                    };
+                    self.violation(player, None, what);
+                    Some(Reason::NoName)
+                }
+                Err(Wait::Cancelled) => return Err(GameError::Cancelled),
+            };
+        }
+        Ok(self.decide(faults, 0))
+    }
+
+    fn check_name(&mut self, player: usize, text: String) -> Option<Reason> {
+        let name = text.trim_end_matches('\r');
+        if name.len() != text.len() {
+            self.violation(player, None, "name line ends with \\r");
+        }
+        let bad = name
+            .chars()
+            .find(|&c| c.is_control() || FORBIDDEN_NAME_CHARS.contains(c));
+        let fault = match bad {
+            _ if name.trim().is_empty() => Some("an empty name".to_string()),
+            Some(c) => Some(format!("name {name:?} contains the forbidden {c:?}")),
+            None => None,
+        };
+        self.record.names[player] = Some(name.to_string());
+        fault.map(|what| {
+            self.violation(player, None, what);
+            Reason::BadName
+        })
+    }
+
+    /// Turns until someone loses or the turns run out.
+    fn play_turns(&mut self) -> Result<GameResult, GameError> {
+        let last = self.setup.max_turns.min(PACKS_PER_GAME as u32);
+        for turn in 0..last {
+            let answers = self.collect_answers(turn)?;
+            if let Some(result) = self.apply(turn, answers) {
+                return Ok(result);
+            }
+        }
+        let reason = if last < PACKS_PER_GAME as u32 {
+            Reason::TurnLimit
+        } else {
+            Reason::Score
+        };
+        let turn = last.saturating_sub(1);
+        Ok(self.by_score(reason, turn, [None, None]))
+    }
+
+    /// Both answers to `turn`. Both inputs are taken at the start of the turn, so that in
+    /// either thinking order p1 does not see how long p0 thought this turn.
+    fn collect_answers(&mut self, turn: u32) -> Result<[Answer; 2], GameError> {
+        let inputs = [0, 1].map(|player| {
+            format_turn(&TurnInput {
+                turn,
+                players: [self.view(player), self.view(1 - player)],
+            })
+        });
+        match self.setup.order {
+            ThinkingOrder::Sequential => {
+                let first = self.send_turn(turn, 0, &inputs[0]);
+                let a0 = self.answer(turn, 0, first)?;
+                let second = self.send_turn(turn, 1, &inputs[1]);
+                let a1 = self.answer(turn, 1, second)?;
+                Ok([a0, a1])
+            }
+            ThinkingOrder::Simultaneous => {
+                let sent = [
+                    self.send_turn(turn, 0, &inputs[0]),
+                    self.send_turn(turn, 1, &inputs[1]),
+                ];
+                Ok([
+                    self.answer(turn, 0, sent[0])?,
+                    self.answer(turn, 1, sent[1])?,
+                ])
+            }
+        }
+    }
+
+    /// Sends `player` its input for `turn`; returns when its clock started.
+    fn send_turn(&mut self, turn: u32, player: usize, input: &str) -> Instant {
+        for line in self.ais[player].pending_lines() {
+            self.violation(player, Some(turn), format!("unrequested output {line:?}"));
+        }
+        self.send(player, input);
+        Instant::now()
+    }
+
+    fn view(&self, player: usize) -> PlayerView {
+        let state = &self.states[player];
+        let time_left_ms = match self.setup.tc.game_ms {
+            Some(budget) => budget.saturating_sub(self.used[player].as_millis() as u64),
+            None => NOMINAL_GAME_MS,
+        };
+        PlayerView {
+            time_left_ms: time_left_ms as i64,
+            ojama: state.ojama,
+            gauge: state.gauge,
+            score: state.score,
+            rows: state.field.to_rows(),
+        }
+    }
+
+    /// The longest `player` may think now: the per-turn limit and what is left of the game.
+    fn allowance(&self, player: usize) -> Option<Duration> {
+        let tc = self.setup.tc;
+        let left = tc
+            .game_ms
+            .map(|g| Duration::from_millis(g).saturating_sub(self.used[player]));
+        let turn = tc.turn_ms.map(Duration::from_millis);
+        match (left, turn) {
+            (Some(left), Some(turn)) => Some(left.min(turn)),
+            (left, turn) => left.or(turn),
+        }
+    }
+
+    /// Waits for `player`'s answer to `turn` (its clock started at `sent`).
+    fn answer(&mut self, turn: u32, player: usize, sent: Instant) -> Result<Answer, GameError> {
+        let allowance = self.allowance(player);
+        let deadline = allowance.map(|a| sent + a);
+        let output = self.ais[player].next_output(deadline, self.cancelled);
+        let answer = match output {
+            // A line that arrived after the deadline (while the referee waited for the other
+            // player) is a timeout all the same.
+            Ok(Output::Line { at, .. }) if deadline.is_some_and(|d| at > d) => {
+                let allowed = allowance.unwrap_or_default();
+                self.charge(player, allowed);
+                let ms = allowed.as_millis();
+                self.violation(player, Some(turn), format!("answer came after {ms} ms"));
+                Answer::Fault {
+                    reason: Reason::Timeout,
+                    think_ms: Some(millis(allowed)),
+                }
+            }
+            Ok(Output::Line { text, at }) => {
+                let think = at.saturating_duration_since(sent);
+                self.charge(player, think);
+                self.parse_answer(turn, player, &text, millis(think))
+            }
+            Ok(Output::Closed { .. }) => {
+                self.violation(player, Some(turn), "closed its output (exited or crashed)");
+                Answer::Fault {
+                    reason: Reason::Crash,
+                    think_ms: None,
+                }
+            }
+            Err(Wait::TimedOut) => {
+                let allowed = allowance.unwrap_or_default();
+                self.charge(player, allowed);
+                self.report_timeout(turn, player, allowed.as_millis());
+                Answer::Fault {
+                    reason: Reason::Timeout,
+                    think_ms: Some(millis(allowed)),
+                }
+            }
+            Err(Wait::Cancelled) => return Err(GameError::Cancelled),
+        };
+        Ok(answer)
+    }
+
+    fn charge(&mut self, player: usize, think: Duration) {
+        self.used[player] += think;
+        self.record.think_ms[player] = millis(self.used[player]);
+        let longest = self.record.max_think_ms[player].max(millis(think));
+        self.record.max_think_ms[player] = longest;
+    }
+
+    /// After a timeout: whether output turns up once the player's stdin is closed, which
+    /// means it was written but not flushed.
+    fn answers_once_input_closed(&mut self, player: usize) -> bool {
+        let ai = &mut self.ais[player];
+        ai.close_input();
+        let grace = Some(Instant::now() + Duration::from_millis(300));
+        matches!(ai.next_output(grace, &|| false), Ok(Output::Line { .. }))
+    }
+
+    /// Reports a timeout, saying so if the answer was written but not flushed.
+    fn report_timeout(&mut self, turn: u32, player: usize, allowed_ms: u128) {
+        let what = if self.answers_once_input_closed(player) {
+            format!("no answer within {allowed_ms} ms; it came only when stdin was closed (missing flush?)")
+        } else {
+            format!("no answer within {allowed_ms} ms")
+        };
+        self.violation(player, Some(turn), what);
+    }
+
+    fn parse_answer(&mut self, turn: u32, player: usize, text: &str, think_ms: f64) -> Answer {
+        let exact = text.trim();
+        if exact != text {
+            self.violation(
+                player,
+                Some(turn),
+                format!("answer {text:?} has extra whitespace"),
+            );
+        }
+        let fault = |reason| Answer::Fault {
+            reason,
+            think_ms: Some(think_ms),
+        };
+        match parse_command(exact) {
+            Some(Action::Skill) if self.states[player].gauge < SKILL_COST => {
+                let gauge = self.states[player].gauge;
+                self.violation(
+                    player,
+                    Some(turn),
+                    format!("skill with gauge {gauge} (< 80)"),
+                );
+                fault(Reason::IllegalSkill)
+            }
+            Some(action) if action.in_range() => Answer::Action { action, think_ms },
+            Some(action) => {
+                self.violation(
+                    player,
+                    Some(turn),
+                    format!("move {action} is outside the board"),
+                );
+                fault(Reason::IllegalMove)
+            }
+            None => {
+                self.violation(player, Some(turn), format!("unparsable answer {text:?}"));
+                fault(Reason::BadOutput)
+            }
+        }
+    }
+
+    /// Plays the turn with both answers; the result if the game ended.
+    fn apply(&mut self, turn: u32, answers: [Answer; 2]) -> Option<GameResult> {
+        // A faulted player loses; its place in the turn is an action that does nothing.
+        let nothing = Action::Drop {
+            x: DROP_COLUMNS,
+            rot: 0,
+        };
+        let actions = answers.each_ref().map(|a| match a {
+            Answer::Action { action, .. } => *action,
+            Answer::Fault { .. } => nothing,
+        });
+        let outcomes = play_turn::<Shift>(&mut self.states, &self.packs[turn as usize], actions);
+        let mut losers = [None, None];
+        for player in 0..2 {
+            losers[player] = match &answers[player] {
+                Answer::Fault { reason, .. } => Some(*reason),
+                Answer::Action { .. } if outcomes[player].result.dead => Some(Reason::Dead),
+                Answer::Action { .. } => None,
+            };
+            let chains = outcomes[player].result.chains;
+            self.record.max_chains[player] = self.record.max_chains[player].max(chains);
+        }
+        self.record.turns.push(TurnRecord {
+            turn,
+            moves: actions.map(|a| a.in_range().then(|| a.to_string())),
+            think_ms: answers.each_ref().map(|a| match a {
+                Answer::Action { think_ms, .. } => Some(*think_ms),
+                Answer::Fault { think_ms, .. } => *think_ms,
+            }),
+            chains: outcomes.map(|o| o.result.chains),
+            state: self.states.each_ref().map(StateRecord::of),
+        });
+        self.decide(losers, turn)
+    }
+
+    /// The result when `losers` lost on `turn`, or `None` if nobody did.
+    fn decide(&self, losers: [Option<Reason>; 2], turn: u32) -> Option<GameResult> {
+        match losers {
+            [None, None] => None,
+            [Some(reason), None] => Some(win(1, reason, turn, losers)),
+            [None, Some(reason)] => Some(win(0, reason, turn, losers)),
+            [Some(a), Some(b)] if a.is_illegal() && b.is_illegal() => Some(GameResult {
+                winner: None,
+                reason: a,
+                turn,
+                losers,
+            }),
+            [Some(_), Some(_)] => Some(self.by_score(Reason::Score, turn, losers)),
+        }
+    }
+
+    /// The higher score wins; equal scores draw.
+    fn by_score(&self, reason: Reason, turn: u32, losers: [Option<Reason>; 2]) -> GameResult {
+        let [a, b] = [self.states[0].score, self.states[1].score];
+        let winner = match a.cmp(&b) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Less => Some(1),
+            std::cmp::Ordering::Equal => None,
+        };
+        GameResult {
+            winner,
+            reason,
+            turn,
+            losers,
+        }
+    }
+
+    /// Stops both players (killing their process groups) and returns the record.
+    fn finish(mut self) -> GameRecord {
+        for (player, ai) in self.ais.iter_mut().enumerate() {
+            ai.kill();
+            self.record.stderr_tails[player] = ai.stderr_tail();
+        }
+        self.record.scores = self.states.map(|s| s.score);
+        self.record
+    }
+}
+
+fn win(winner: usize, reason: Reason, turn: u32, losers: [Option<Reason>; 2]) -> GameResult {
+    GameResult {
+        winner: Some(winner),
+        reason,
+        turn,
+        losers,
+    }
+}
+
+/// A duration in milliseconds, rounded to the microsecond.
+fn millis(duration: Duration) -> f64 {
+    duration.as_micros() as f64 / 1000.0
+}
+
+/// `x r` (two integers) or `S`; a drop's range is not checked here.
+pub fn parse_command(text: &str) -> Option<Action> {
+    if text == "S" {
+        return Some(Action::Skill);
+    }
+    let mut words = text.split_whitespace();
+    let x = words.next()?.parse::<u8>().ok()?;
+    let rot = words.next()?.parse::<u8>().ok()?;
+    match words.next() {
+        Some(_) => None,
+        None => Some(Action::Drop { x, rot }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_control_spellings() {
+        assert_eq!("180000+20000".parse(), Ok(TimeControl::QUALIFIER));
+        let game_only: TimeControl = "5000".parse().unwrap();
+        assert_eq!((game_only.game_ms, game_only.turn_ms), (Some(5000), None));
+        let none: TimeControl = "none".parse().unwrap();
+        assert_eq!((none.game_ms, none.turn_ms), (None, None));
+        assert_eq!(none.to_string(), "none");
+        assert_eq!(TimeControl::QUALIFIER.to_string(), "180000+20000");
+        for bad in ["", "abc", "100+", "+5", "0+5", "-1", "1+2+3"] {
+            let err = bad.parse::<TimeControl>().unwrap_err();
+            assert!(err.contains("GAME_MS+TURN_MS"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn commands() {
+        assert_eq!(parse_command("S"), Some(Action::Skill));
+        assert_eq!(parse_command("3 1"), Some(Action::Drop { x: 3, rot: 1 }));
+        assert_eq!(parse_command("9 0"), Some(Action::Drop { x: 9, rot: 0 }));
+        for bad in ["", "s", "3", "3 1 2", "a b", "-1 0", "3,1", "SS"] {
+            assert_eq!(parse_command(bad), None, "{bad:?}");
+        }
+    }
+}

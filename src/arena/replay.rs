@@ -1,0 +1,183 @@
+//! Replays: one JSON file per game with the packs, every move and the position after every
+//! turn, and the terminal view of a replay.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::referee::{parse_command, GameRecord, GameResult, StateRecord, TurnRecord};
+use crate::sim::field::OJAMA_VALUE;
+use crate::sim::{play_turn, Action, Pack, PlayerState, PreparedPack, Shift, PACKS_PER_GAME};
+
+/// The format tag of replay files; bump it when the layout changes.
+pub const FORMAT: &str = "ysai-replay/1";
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayPlayer {
+    pub name: Option<String>,
+    pub command: String,
+}
+
+/// A whole game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Replay {
+    pub format: String,
+    /// `[[top-left, top-right], [bottom-left, bottom-right]]` per turn.
+    pub packs: Vec<[[u8; 2]; 2]>,
+    pub players: [ReplayPlayer; 2],
+    pub turns: Vec<TurnRecord>,
+    pub result: GameResult,
+}
+
+impl Replay {
+    pub fn new(packs: &[Pack; PACKS_PER_GAME], commands: [&str; 2], record: &GameRecord) -> Self {
+        Replay {
+            format: FORMAT.to_string(),
+            packs: packs.iter().map(|p| p.cells).collect(),
+            players: [0, 1].map(|p| ReplayPlayer {
+                name: record.names[p].clone(),
+                command: commands[p].to_string(),
+            }),
+            turns: record.turns.clone(),
+            result: record.result.clone(),
+        }
+    }
+
+    /// Reads a replay file, checking its format tag and pack count.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let replay: Replay = serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not a replay ({e})", path.display()))?;
+        if replay.format != FORMAT {
+            return Err(format!(
+                "{}: format `{}`, this version reads `{FORMAT}`",
+                path.display(),
+                replay.format
+            ));
+        }
+        if replay.packs.len() != PACKS_PER_GAME {
+            return Err(format!(
+                "{}: {} packs, expected {PACKS_PER_GAME}",
+                path.display(),
+                replay.packs.len()
+            ));
+        }
+        Ok(replay)
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let text = serde_json::to_string(self).map_err(|e| e.to_string())?;
+        fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// Plays the replay's moves again on the simulator and checks every recorded position.
+/// A turn where a player sent no valid move is the game's last and is not re-played.
+pub fn resimulate(replay: &Replay) -> Result<(), String> {
+    let mut states = [PlayerState::default(); 2];
+    for (index, turn) in replay.turns.iter().enumerate() {
+        if turn.turn as usize != index {
+            return Err(format!(
+                "turn {} is recorded at position {index}",
+                turn.turn
+            ));
+        }
+        let Some(actions) = parse_moves(&turn.moves) else {
+            return Ok(());
+        };
+        let pack = replay
+            .packs
+            .get(index)
+            .ok_or_else(|| format!("no pack for turn {index}"))?;
+        let [top, bottom] = *pack;
+        play_turn::<Shift>(
+            &mut states,
+            &PreparedPack::new(Pack::new(top, bottom)),
+            actions,
+        );
+        for player in 0..2 {
+            if StateRecord::of(&states[player]) != turn.state[player] {
+                return Err(format!(
+                    "turn {index}: player {player}'s recorded position differs from the re-simulated one"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn parse_moves(moves: &[Option<String>; 2]) -> Option<[Action; 2]> {
+    let a = parse_command(moves[0].as_deref()?)?;
+    let b = parse_command(moves[1].as_deref()?)?;
+    Some([a, b])
+}
+
+/// The whole game as text: per turn the pack, both moves with chains, score, ojama stock and
+/// gauge, and both fields side by side; then the result.
+pub fn render(replay: &Replay) -> String {
+    let mut out = String::new();
+    let names = replay
+        .players
+        .each_ref()
+        .map(|p| p.name.clone().unwrap_or_else(|| p.command.clone()));
+    let _ = writeln!(out, "p0 {}  vs  p1 {}", names[0], names[1]);
+    for turn in &replay.turns {
+        render_turn(&mut out, replay, turn);
+    }
+    let result = &replay.result;
+    let verdict = match result.winner {
+        Some(w) => format!("p{w} {} wins", names[w]),
+        None => "draw".to_string(),
+    };
+    let _ = writeln!(out, "\n{verdict} ({}, turn {})", result.reason, result.turn);
+    out
+}
+
+fn render_turn(out: &mut String, replay: &Replay, turn: &TurnRecord) {
+    let pack = replay
+        .packs
+        .get(turn.turn as usize)
+        .copied()
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "\nturn {}   pack {} {} / {} {}",
+        turn.turn, pack[0][0], pack[0][1], pack[1][0], pack[1][1]
+    );
+    for player in 0..2 {
+        let state = &turn.state[player];
+        let think = turn.think_ms[player].map_or("-".into(), |ms| format!("{ms:.1} ms"));
+        let _ = writeln!(
+            out,
+            "  p{player} {:<5} chains {:<2} score {:<5} ojama {:<4} gauge {:<3} think {think}",
+            turn.moves[player].as_deref().unwrap_or("--"),
+            turn.chains[player],
+            state.score,
+            state.stock,
+            state.gauge,
+        );
+    }
+    let rows = turn.state[0].field.len().max(turn.state[1].field.len());
+    for row in 0..rows {
+        let line = |player: usize| {
+            turn.state[player]
+                .field
+                .get(row)
+                .map_or(String::new(), |cells| {
+                    cells.iter().map(|&c| cell_char(c)).collect()
+                })
+        };
+        let _ = writeln!(out, "  {:<10}    {}", line(0), line(1));
+    }
+}
+
+fn cell_char(value: u8) -> char {
+    match value {
+        0 => '.',
+        OJAMA_VALUE => 'X',
+        v @ 1..=9 => (b'0' + v) as char,
+        _ => '?',
+    }
+}

@@ -1,0 +1,936 @@
+//! End-to-end tests of `ysai arena`: the referee against scripted fake AIs (every way to
+//! lose), whole games between the built-in players re-simulated from their replays, the
+//! transcripts, resume, shards, SPRT, `--check`, Ctrl-C, and bad input.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tempfile::TempDir;
+use ysai::protocol::{format_game_start, read_all, PlayerView, TurnInput};
+use ysai::sim::{play_turn, Action, Field, Pack, PlayerState, PreparedPack, Shift};
+
+/// A fast time control for tests: 20 s per game, 1 s per turn (name wait: 1 s).
+const FAST_TC: &str = "20000+1000";
+/// Lines of a game-start block, and of a turn block.
+const PACK_LINES: usize = 1500;
+const TURN_LINES: usize = 43;
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    code: Option<i32>,
+}
+
+impl From<Output> for Run {
+    fn from(output: Output) -> Self {
+        Run {
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            code: output.status.code(),
+        }
+    }
+}
+
+impl Run {
+    fn assert_ok(&self) {
+        assert_eq!(
+            self.code,
+            Some(0),
+            "stdout:\n{}\nstderr:\n{}",
+            self.stdout,
+            self.stderr
+        );
+    }
+
+    fn assert_no_panic(&self) {
+        assert!(!self.stderr.contains("panicked"), "{}", self.stderr);
+    }
+}
+
+fn ysai(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ysai"));
+    command.args(args).stdin(Stdio::null());
+    command
+}
+
+fn run(args: &[&str]) -> Run {
+    let run: Run = ysai(args).output().expect("ysai runs").into();
+    run.assert_no_panic();
+    run
+}
+
+/// A fake AI as a shell script: prints `name` (a shell command), skips the packs, answers
+/// `x 0` with x = turn mod 9 (it survives a few turns), except on `bad_turn`, where it runs
+/// `bad` instead.
+fn fake_ai(dir: &Path, file: &str, name: &str, bad_turn: u32, bad: &str) -> String {
+    script_ai(dir, file, name, "echo \"$((turn % 9)) 0\"", bad_turn, bad)
+}
+
+/// A shell-script AI that runs `name` first, then `answer` each turn (`bad` on `bad_turn`).
+fn script_ai(dir: &Path, file: &str, name: &str, answer: &str, bad_turn: u32, bad: &str) -> String {
+    let script = format!(
+        r#"{name}
+i=0
+while [ $i -lt {PACK_LINES} ]; do read -r line || exit 0; i=$((i+1)); done
+turn=0
+while :; do
+  n=0
+  while [ $n -lt {TURN_LINES} ]; do read -r line || exit 0; n=$((n+1)); done
+  if [ $turn -eq {bad_turn} ]; then
+    {bad}
+  else
+    {answer}
+  fi
+  turn=$((turn+1))
+done
+"#
+    );
+    let path = dir.join(file);
+    fs::write(&path, script).unwrap();
+    format!("sh '{}'", path.display())
+}
+
+/// A fake that misbehaves with `bad` on turn 3, named `fake`.
+fn faulty(dir: &Path, bad: &str) -> String {
+    fake_ai(dir, "fake.sh", "echo fake", 3, bad)
+}
+
+/// The result lines of a results file.
+fn results(path: &Path) -> Vec<Value> {
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
+/// Plays one game of `p0` against `p1` and returns its result line.
+fn one_game(dir: &Path, p0: &str, p1: &str, tc: &str) -> Value {
+    let file = dir.join("results.jsonl");
+    let _ = fs::remove_file(&file);
+    let run = run(&[
+        "arena",
+        "--p0",
+        p0,
+        "--p1",
+        p1,
+        "--games",
+        "1",
+        "--tc",
+        tc,
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    run.assert_ok();
+    let mut lines = results(&file);
+    assert_eq!(lines.len(), 1, "{}", run.stderr);
+    lines.remove(0)
+}
+
+/// Asserts that `p0` lost on `turn` for `reason` against greedy.
+fn assert_p0_loses(p0: &str, reason: &str, turn: u64) -> Value {
+    let dir = TempDir::new().unwrap();
+    let line = one_game(dir.path(), p0, "greedy", FAST_TC);
+    assert_eq!(line["winner"], 1, "{line}");
+    assert_eq!(line["reason"], reason, "{line}");
+    assert_eq!(line["losers"][0], reason, "{line}");
+    assert_eq!(line["losers"][1], Value::Null, "{line}");
+    assert_eq!(line["turn"], turn, "{line}");
+    line
+}
+
+#[test]
+fn illegal_move_loses() {
+    let dir = TempDir::new().unwrap();
+    assert_p0_loses(&faulty(dir.path(), "echo '9 0'"), "illegal-move", 3);
+}
+
+#[test]
+fn garbage_output_loses() {
+    let dir = TempDir::new().unwrap();
+    assert_p0_loses(&faulty(dir.path(), "echo 'hello world'"), "bad-output", 3);
+}
+
+#[test]
+fn skill_without_gauge_loses() {
+    let dir = TempDir::new().unwrap();
+    let p0 = fake_ai(dir.path(), "skill.sh", "echo fake", 0, "echo S");
+    assert_p0_loses(&p0, "illegal-skill", 0);
+}
+
+#[test]
+fn crash_loses() {
+    let dir = TempDir::new().unwrap();
+    assert_p0_loses(&faulty(dir.path(), "kill -KILL $$"), "crash", 3);
+}
+
+#[test]
+fn exiting_early_loses() {
+    let dir = TempDir::new().unwrap();
+    assert_p0_loses(&faulty(dir.path(), "exit 0"), "crash", 3);
+}
+
+#[test]
+fn no_name_line_loses() {
+    let dir = TempDir::new().unwrap();
+    let p0 = fake_ai(dir.path(), "anonymous.sh", ":", 99, ":");
+    let line = assert_p0_loses(&p0, "no-name", 0);
+    assert_eq!(line["names"][0], Value::Null);
+}
+
+#[test]
+fn forbidden_name_loses() {
+    let dir = TempDir::new().unwrap();
+    let p0 = fake_ai(dir.path(), "slash.sh", "echo 'a/b'", 99, ":");
+    assert_p0_loses(&p0, "bad-name", 0);
+}
+
+#[test]
+fn timeout_loses_and_the_hung_ai_is_killed_with_its_children() {
+    let dir = TempDir::new().unwrap();
+    let pid_file = dir.path().join("sleeper.pid");
+    let hang = format!("sleep 60 & echo $! > '{}'; wait", pid_file.display());
+    let start = Instant::now();
+    let line = assert_p0_loses(&faulty(dir.path(), &hang), "timeout", 3);
+    assert!(start.elapsed() < Duration::from_secs(20));
+    let max_think: f64 = line["max_think_ms"][0].as_f64().unwrap();
+    assert!((1000.0..1001.0).contains(&max_think), "{line}");
+    let pid = fs::read_to_string(&pid_file).unwrap();
+    assert_gone(pid.trim());
+}
+
+/// Waits a little for process `pid` to disappear (or be a zombie of init, reaped soon).
+fn assert_gone(pid: &str) {
+    let stat = PathBuf::from(format!("/proc/{pid}/stat"));
+    for _ in 0..100 {
+        match fs::read_to_string(&stat) {
+            Err(_) => return,
+            Ok(s) if s.contains(") Z ") => return,
+            Ok(_) => thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    panic!("process {pid} is still running");
+}
+
+#[test]
+fn both_illegal_on_the_same_turn_draw() {
+    let dir = TempDir::new().unwrap();
+    let p0 = fake_ai(dir.path(), "a.sh", "echo a", 2, "echo '9 9'");
+    let p1 = fake_ai(dir.path(), "b.sh", "echo b", 2, "echo nonsense");
+    let line = one_game(dir.path(), &p0, &p1, FAST_TC);
+    assert_eq!(line["winner"], Value::Null, "{line}");
+    assert_eq!(line["losers"][0], "illegal-move");
+    assert_eq!(line["losers"][1], "bad-output");
+    assert_eq!(line["turn"], 2);
+}
+
+#[test]
+fn both_crashing_on_the_same_turn_is_decided_by_score() {
+    let dir = TempDir::new().unwrap();
+    // Identical players: identical scores, so a draw by score.
+    let p0 = fake_ai(dir.path(), "a.sh", "echo a", 4, "exit 1");
+    let p1 = fake_ai(dir.path(), "b.sh", "echo b", 4, "exit 1");
+    let line = one_game(dir.path(), &p0, &p1, FAST_TC);
+    assert_eq!(line["winner"], Value::Null, "{line}");
+    assert_eq!(line["reason"], "score");
+    assert_eq!(line["losers"], serde_json::json!(["crash", "crash"]));
+    assert_eq!(line["scores"][0], line["scores"][1]);
+}
+
+#[test]
+fn a_late_answer_is_a_timeout_even_when_both_think_at_once() {
+    // p0 hangs on turn 1; p1 answers turn 1 after 1.2 s (the limit is 1 s), while the referee
+    // is still busy with p0's timeout. Both lose on time; equal scores draw.
+    let dir = TempDir::new().unwrap();
+    let p0 = fake_ai(dir.path(), "hang.sh", "echo hang", 1, "sleep 60");
+    let p1 = fake_ai(
+        dir.path(),
+        "slow.sh",
+        "echo slow",
+        1,
+        "sleep 1.2; echo '1 0'",
+    );
+    let file = dir.path().join("out/results.jsonl");
+    let run = run(&[
+        "arena",
+        "--p0",
+        &p0,
+        "--p1",
+        &p1,
+        "--games",
+        "1",
+        "--tc",
+        FAST_TC,
+        "--simultaneous",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    run.assert_ok();
+    let line = &results(&file)[0];
+    assert_eq!(
+        line["losers"],
+        serde_json::json!(["timeout", "timeout"]),
+        "{line}"
+    );
+    assert_eq!(line["winner"], Value::Null);
+    assert_eq!(line["turn"], 1);
+}
+
+/// Plays `games` games of greedy against random with replays and transcripts.
+fn builtin_match(dir: &Path, games: &str, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "arena",
+        "--p0",
+        "greedy",
+        "--p1",
+        "random --seed 5",
+        "--games",
+        games,
+        "--tc",
+        "none",
+    ];
+    let paths = ["out/results.jsonl", "replays", "transcripts"].map(|p| dir.join(p));
+    let flags = ["--results", "--replays", "--transcripts"];
+    for (flag, path) in flags.iter().zip(&paths) {
+        args.push(flag);
+        args.push(path.to_str().unwrap());
+    }
+    args.extend_from_slice(extra);
+    let run = run(&args);
+    run.assert_ok();
+    run
+}
+
+fn pack_of(cells: &Value) -> Pack {
+    let cell = |r: usize, c: usize| cells[r][c].as_u64().unwrap() as u8;
+    Pack::new([cell(0, 0), cell(0, 1)], [cell(1, 0), cell(1, 1)])
+}
+
+fn action_of(text: &str) -> Action {
+    if text == "S" {
+        return Action::Skill;
+    }
+    let mut words = text.split(' ').map(|w| w.parse::<u8>().unwrap());
+    Action::Drop {
+        x: words.next().unwrap(),
+        rot: words.next().unwrap(),
+    }
+}
+
+/// The recorded end-of-turn state of one player, in the simulator's terms.
+fn state_json(state: &PlayerState) -> Value {
+    serde_json::json!({
+        "field": state.field.to_rows().to_vec(),
+        "stock": state.ojama,
+        "gauge": state.gauge,
+        "score": state.score,
+    })
+}
+
+#[test]
+fn a_whole_game_replays_exactly_and_its_transcripts_reproduce_every_input() {
+    let dir = TempDir::new().unwrap();
+    builtin_match(dir.path(), "1", &[]);
+    let result = &results(&dir.path().join("out/results.jsonl"))[0];
+    let replay: Value = serde_json::from_str(
+        &fs::read_to_string(dir.path().join("replays/game-000000.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(replay["format"], "ysai-replay/1");
+    assert_eq!(replay["players"][0]["command"], "greedy");
+    assert_eq!(replay["players"][1]["name"], ysai::play::NAME);
+    let packs: Vec<Pack> = replay["packs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(pack_of)
+        .collect();
+    assert_eq!(packs.len(), 500);
+
+    // Re-simulate from the moves alone and compare every recorded position.
+    let turns = replay["turns"].as_array().unwrap();
+    let mut states = [PlayerState::default(); 2];
+    let mut positions = Vec::new();
+    for (index, turn) in turns.iter().enumerate() {
+        assert_eq!(turn["turn"], index as u64);
+        let moves = [0, 1].map(|p| action_of(turn["moves"][p].as_str().unwrap()));
+        let outcomes = play_turn::<Shift>(&mut states, &PreparedPack::new(packs[index]), moves);
+        for player in 0..2 {
+            assert_eq!(
+                turn["state"][player],
+                state_json(&states[player]),
+                "turn {index}"
+            );
+            assert_eq!(turn["chains"][player], outcomes[player].result.chains);
+        }
+        positions.push(states);
+    }
+    // The game ended when someone died (greedy and random make only legal moves).
+    let last = turns.len() - 1;
+    assert_eq!(result["turn"], last as u64);
+    assert_eq!(replay["result"]["turn"], last as u64);
+    assert!(positions[last].iter().any(|s| s.field.is_dead()));
+    assert!(positions[..last]
+        .iter()
+        .all(|p| p.iter().all(|s| !s.field.is_dead())));
+    let scores = positions[last].map(|s| s.score);
+    assert_eq!(result["scores"], serde_json::json!(scores));
+
+    // Each transcript is the packs, then every turn's input from that player's side, showing
+    // the position at the end of the turn before.
+    for player in 0..2 {
+        let path = dir
+            .path()
+            .join(format!("transcripts/game-000000.p{player}.stdin.txt"));
+        let text = fs::read(&path).unwrap();
+        let games = read_all(&text[..]).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(&games[0].packs[..], &packs[..]);
+        assert_eq!(games[0].turns.len(), turns.len());
+        for (index, input) in games[0].turns.iter().enumerate() {
+            let before = if index == 0 {
+                [PlayerState::default(); 2]
+            } else {
+                positions[index - 1]
+            };
+            assert_input_shows(input, &before[player], &before[1 - player]);
+            assert_eq!(
+                input.players[0].time_left_ms, 180_000,
+                "--tc none shows 180000"
+            );
+        }
+    }
+
+    // `ysai -t T < transcript` gives greedy's move of turn T.
+    let transcript = dir.path().join("transcripts/game-000000.p0.stdin.txt");
+    for turn in [0, last / 2, last] {
+        let t = turn.to_string();
+        let output = ysai(&["--ai", "greedy", "-t", &t])
+            .stdin(fs::File::open(&transcript).unwrap())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let answer = stdout.lines().nth(1).unwrap_or_default();
+        assert_eq!(answer, turns[turn]["moves"][0], "turn {turn}");
+    }
+}
+
+fn assert_input_shows(input: &TurnInput, me: &PlayerState, opponent: &PlayerState) {
+    for (view, state) in input.players.iter().zip([me, opponent]) {
+        assert_eq!(view.rows, state.field.to_rows(), "turn {}", input.turn);
+        assert_eq!(
+            (view.ojama, view.gauge, view.score),
+            (state.ojama, state.gauge, state.score),
+            "turn {}",
+            input.turn
+        );
+    }
+}
+
+#[test]
+fn replay_command_shows_and_checks_a_game() {
+    let dir = TempDir::new().unwrap();
+    builtin_match(dir.path(), "1", &[]);
+    let file = dir.path().join("replays/game-000000.json");
+    let shown = run(&["arena", "replay", file.to_str().unwrap()]);
+    shown.assert_ok();
+    assert!(shown.stdout.contains("turn 0   pack "), "{}", shown.stdout);
+    assert!(shown.stdout.contains("re-simulates exactly"));
+    assert!(shown.stdout.contains(" wins (dead, turn "));
+
+    // A tampered replay is caught; a file that is no replay is a clear error.
+    let mut replay: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    replay["turns"][1]["state"][0]["score"] = Value::from(999);
+    let tampered = dir.path().join("tampered.json");
+    fs::write(&tampered, replay.to_string()).unwrap();
+    let bad = run(&["arena", "replay", tampered.to_str().unwrap()]);
+    assert_eq!(bad.code, Some(1));
+    assert!(bad.stderr.contains("turn 1: player 0"), "{}", bad.stderr);
+    let junk = dir.path().join("junk.json");
+    fs::write(&junk, "{\"format\": 3").unwrap();
+    let bad = run(&["arena", "replay", junk.to_str().unwrap()]);
+    assert_eq!(bad.code, Some(1));
+    assert!(bad.stderr.contains("not a replay"), "{}", bad.stderr);
+}
+
+#[test]
+fn an_interrupted_match_resumes_where_it_stopped() {
+    let dir = TempDir::new().unwrap();
+    builtin_match(dir.path(), "4", &[]);
+    let file = dir.path().join("out/results.jsonl");
+    let full = fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    assert_eq!(lines.len(), 4);
+    // Keep two games and half of a third line, as a crash while writing would leave.
+    let kept = format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..20]);
+    fs::write(&file, kept).unwrap();
+    let rerun = builtin_match(dir.path(), "4", &[]);
+    assert!(
+        rerun
+            .stderr
+            .contains("2 game(s) already in the results file, 2 to play"),
+        "{}",
+        rerun.stderr
+    );
+    let games: BTreeSet<u64> = results(&file)
+        .iter()
+        .map(|g| g["game"].as_u64().unwrap())
+        .collect();
+    assert_eq!(games, BTreeSet::from([0, 1, 2, 3]));
+    assert_eq!(results(&file).len(), 4);
+    // The same games give the same verdict as the uninterrupted run.
+    let again = builtin_match(dir.path(), "4", &[]);
+    assert!(again.stderr.contains("0 to play"), "{}", again.stderr);
+    assert_eq!(results(&file).len(), 4);
+}
+
+#[test]
+fn a_results_file_of_another_match_is_refused() {
+    let dir = TempDir::new().unwrap();
+    builtin_match(dir.path(), "1", &[]);
+    let file = dir.path().join("out/results.jsonl");
+    let other = run(&[
+        "arena",
+        "--p0",
+        "random",
+        "--p1",
+        "greedy",
+        "--games",
+        "1",
+        "--tc",
+        "none",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(other.code, Some(1));
+    assert!(other.stderr.contains("another match"), "{}", other.stderr);
+}
+
+#[test]
+fn shards_merge_into_the_verdict_of_the_whole_match() {
+    let whole = TempDir::new().unwrap();
+    let run_whole = builtin_match(whole.path(), "4", &["-j", "2"]);
+    let shards: Vec<TempDir> = (0..2).map(|_| TempDir::new().unwrap()).collect();
+    for (k, shard) in shards.iter().enumerate() {
+        let spec = format!("{}/2", k + 1);
+        builtin_match(shard.path(), "4", &["--shard", &spec]);
+        let games: Vec<u64> = results(&shard.path().join("out/results.jsonl"))
+            .iter()
+            .map(|g| g["game"].as_u64().unwrap())
+            .collect();
+        assert_eq!(games, [k as u64, k as u64 + 2]);
+    }
+    let files: Vec<String> = shards
+        .iter()
+        .map(|s| s.path().join("out/results.jsonl").display().to_string())
+        .collect();
+    let merged = run(&[
+        "arena",
+        "stats",
+        &files[0],
+        &files[1],
+        "--sprt",
+        "elo0=0,elo1=20",
+    ]);
+    merged.assert_ok();
+    assert!(
+        merged.stdout.contains("SPRT: elo0=0 elo1=20"),
+        "{}",
+        merged.stdout
+    );
+    let verdict = |text: &str| text.lines().take(2).collect::<Vec<_>>().join("\n");
+    assert_eq!(verdict(&merged.stdout), verdict(&run_whole.stdout));
+    assert!(merged.stdout.starts_with("Games: 4"), "{}", merged.stdout);
+}
+
+#[test]
+fn sprt_stops_a_decided_match() {
+    let dir = TempDir::new().unwrap();
+    let loser = fake_ai(dir.path(), "loser.sh", "echo loser", 0, "echo nonsense");
+    let file = dir.path().join("out/results.jsonl");
+    let run = run(&[
+        "arena",
+        "--p0",
+        "greedy",
+        "--p1",
+        &loser,
+        "--games",
+        "200",
+        "--tc",
+        FAST_TC,
+        "--sprt",
+        "elo0=0,elo1=10",
+        "--results",
+        file.to_str().unwrap(),
+    ]);
+    run.assert_ok();
+    let played = results(&file).len();
+    assert!(played < 200, "{played} games");
+    assert!(run.stdout.contains("H1 accepted"), "{}", run.stdout);
+    assert!(run.stdout.contains("normalized Elo"), "{}", run.stdout);
+}
+
+#[test]
+fn packs_from_files_are_sent_byte_for_byte() {
+    let dir = TempDir::new().unwrap();
+    let pack_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/packs");
+    builtin_match(dir.path(), "3", &["--packs", pack_dir.to_str().unwrap()]);
+    let lines = results(&dir.path().join("out/results.jsonl"));
+    let files: Vec<&str> = lines
+        .iter()
+        .map(|g| g["pack_file"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        ["pack_0000.pack", "pack_0001.pack", "pack_0000.pack"]
+    );
+    assert!(lines.iter().all(|g| g["seed"].is_null()));
+    for (game, file) in files.iter().enumerate() {
+        let packs = fs::read(pack_dir.join(file)).unwrap();
+        let transcript = fs::read(
+            dir.path()
+                .join(format!("transcripts/game-{game:06}.p1.stdin.txt")),
+        )
+        .unwrap();
+        assert_eq!(&transcript[..packs.len()], &packs[..]);
+        assert!(transcript[packs.len()..].starts_with(b"0\n180000\n0\n0\n0\n0 0 0"));
+    }
+}
+
+#[test]
+fn simultaneous_thinking_plays_the_same_deterministic_games() {
+    let sequential = TempDir::new().unwrap();
+    let simultaneous = TempDir::new().unwrap();
+    builtin_match(sequential.path(), "2", &[]);
+    builtin_match(simultaneous.path(), "2", &["--simultaneous"]);
+    let outcome = |dir: &TempDir| -> Vec<(Value, Value, Value)> {
+        results(&dir.path().join("out/results.jsonl"))
+            .into_iter()
+            .map(|g| (g["winner"].clone(), g["turn"].clone(), g["scores"].clone()))
+            .collect()
+    };
+    assert_eq!(outcome(&sequential), outcome(&simultaneous));
+}
+
+#[test]
+fn check_passes_a_compliant_ai_and_lists_violations() {
+    let good = run(&["arena", "--check", "self", "--tc", FAST_TC]);
+    good.assert_ok();
+    assert!(
+        good.stdout.contains("no protocol violations"),
+        "{}",
+        good.stdout
+    );
+
+    let dir = TempDir::new().unwrap();
+    let sloppy = fake_ai(dir.path(), "sloppy.sh", "echo sloppy", 1, "echo ' 1 0 '");
+    let report = run(&["arena", "--check", &sloppy, "--tc", FAST_TC]);
+    assert_eq!(report.code, Some(1), "{}", report.stdout);
+    assert!(
+        report
+            .stdout
+            .contains("turn 1: answer \" 1 0 \" has extra whitespace"),
+        "{}",
+        report.stdout
+    );
+
+    let skill = fake_ai(dir.path(), "skill.sh", "echo skill", 2, "echo S");
+    let report = run(&["arena", "--check", &skill, "--tc", FAST_TC]);
+    assert_eq!(report.code, Some(1));
+    assert!(
+        report.stdout.contains("turn 2: skill with gauge 16 (< 80)"),
+        "{}",
+        report.stdout
+    );
+    assert!(
+        report.stdout.contains("it lost (illegal-skill)"),
+        "{}",
+        report.stdout
+    );
+}
+
+#[test]
+fn check_explains_missing_flush_and_bad_flags() {
+    let dir = TempDir::new().unwrap();
+    // `sed` buffers its output when writing to a pipe: the name comes only at exit.
+    let unflushed = format!(
+        "{} | sed ''",
+        fake_ai(dir.path(), "buffered.sh", "echo late", 99, ":")
+    );
+    let report = run(&["arena", "--check", &unflushed, "--tc", FAST_TC]);
+    assert_eq!(report.code, Some(1));
+    assert!(
+        report
+            .stdout
+            .contains("only when stdin was closed (missing flush?)"),
+        "{}",
+        report.stdout
+    );
+
+    let report = run(&["arena", "--check", "self -bww 5", "--tc", FAST_TC]);
+    assert_eq!(report.code, Some(1));
+    assert!(
+        report.stdout.contains("exited before printing its name"),
+        "{}",
+        report.stdout
+    );
+    assert!(
+        report
+            .stdout
+            .contains("unknown flag `-bww`; did you mean `-bw`?"),
+        "{}",
+        report.stdout
+    );
+}
+
+#[test]
+fn ctrl_c_stops_the_match_and_kills_every_ai() {
+    let dir = TempDir::new().unwrap();
+    let pid_file = dir.path().join("sleeper.pid");
+    let hang = format!("sleep 60 & echo $! > '{}'; wait", pid_file.display());
+    let p0 = fake_ai(dir.path(), "hang.sh", "echo hang", 1, &hang);
+    let file = dir.path().join("out/results.jsonl");
+    let arena = ysai(&[
+        "arena",
+        "--p0",
+        &p0,
+        "--p1",
+        "greedy",
+        "--games",
+        "3",
+        "--tc",
+        "none",
+        "--results",
+        file.to_str().unwrap(),
+    ])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let start = Instant::now();
+    while !pid_file.exists() && start.elapsed() < Duration::from_secs(20) {
+        thread::sleep(Duration::from_millis(20));
+    }
+    let pid = fs::read_to_string(&pid_file).unwrap();
+    // SAFETY: sends SIGINT to the arena child this test started.
+    unsafe {
+        libc::kill(arena.id() as i32, libc::SIGINT);
+    }
+    let output = arena.wait_with_output().unwrap();
+    let run: Run = output.into();
+    assert_eq!(run.code, Some(130), "{}", run.stderr);
+    assert!(run.stderr.contains("resume"), "{}", run.stderr);
+    assert_gone(pid.trim());
+    assert!(
+        results(&file).is_empty(),
+        "no result for an interrupted game"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_ai_dies_with_a_killed_referee() {
+    // `kill -9` gives the arena no chance to clean up; the kernel kills its AIs.
+    let dir = TempDir::new().unwrap();
+    let pid_file = dir.path().join("ai.pid");
+    let script = dir.path().join("ai.sh");
+    fs::write(
+        &script,
+        format!("echo $$ > '{}'; exec sleep 60\n", pid_file.display()),
+    )
+    .unwrap();
+    let p1 = format!("sh '{}'", script.display());
+    let mut arena = ysai(&[
+        "arena", "--p0", "greedy", "--p1", &p1, "--games", "1", "--tc", "none",
+    ])
+    .stderr(Stdio::null())
+    .spawn()
+    .unwrap();
+    let start = Instant::now();
+    while fs::read_to_string(&pid_file).map_or(true, |p| p.trim().is_empty())
+        && start.elapsed() < Duration::from_secs(20)
+    {
+        thread::sleep(Duration::from_millis(20));
+    }
+    let pid = fs::read_to_string(&pid_file).unwrap();
+    arena.kill().unwrap();
+    arena.wait().unwrap();
+    assert_gone(pid.trim());
+}
+
+#[test]
+fn bad_input_gives_clear_errors() {
+    let dir = TempDir::new().unwrap();
+    let cases: [(&[&str], i32, &str); 7] = [
+        (
+            &["arena", "--p0", "greedy", "--p1", "greedy", "--tc", "fast"],
+            2,
+            "GAME_MS+TURN_MS",
+        ),
+        (
+            &[
+                "arena",
+                "--p0",
+                "greedy",
+                "--p1",
+                "greedy",
+                "--packs",
+                "/no/such/dir",
+            ],
+            1,
+            "/no/such/dir",
+        ),
+        (
+            &[
+                "arena",
+                "--p0",
+                "greedy",
+                "--p1",
+                "greedy",
+                "--sprt",
+                "elo0=5,elo1=1",
+            ],
+            2,
+            "below",
+        ),
+        (
+            &[
+                "arena", "--p0", "greedy", "--p1", "greedy", "--shard", "3/2",
+            ],
+            2,
+            "K/N",
+        ),
+        (&["arena", "--p0", "greedy"], 1, "--p1"),
+        (
+            &["arena", "stats", "/no/such/results.jsonl"],
+            1,
+            "/no/such/results.jsonl",
+        ),
+        (
+            &["arena", "replay", "/no/such/replay.json"],
+            1,
+            "/no/such/replay.json",
+        ),
+    ];
+    for (args, code, needle) in cases {
+        let run = run(args);
+        assert_eq!(run.code, Some(code), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(needle), "{args:?}: {}", run.stderr);
+    }
+    let corrupt = dir.path().join("corrupt.jsonl");
+    fs::write(&corrupt, "{\"not\": \"a game\"}\n").unwrap();
+    let run = run(&["arena", "stats", corrupt.to_str().unwrap()]);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr.contains("line 1: not a game record"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A fake AI that sends the moves of `moves` (one a line), then `0 0`.
+fn scripted_ai(dir: &Path, file: &str, moves: &[String]) -> String {
+    fs::write(dir.join(format!("{file}.moves")), moves.join("\n") + "\n").unwrap();
+    let name = "exec 3< \"$0.moves\"; echo scripted";
+    let answer = "read -r mv <&3 || mv='0 0'; echo \"$mv\"";
+    script_ai(dir, file, name, answer, u32::MAX, ":")
+}
+
+fn state_of(view: &PlayerView) -> PlayerState {
+    PlayerState {
+        field: Field::from_rows(&view.rows).unwrap(),
+        ojama: view.ojama,
+        gauge: view.gauge,
+        score: view.score,
+    }
+}
+
+/// Player 1's moves of a recorded game: for each turn, an action that, with player 0's
+/// recorded move, leads to the next recorded turn.
+fn opponent_moves(turns: &[TurnInput], packs: &[Pack], my_moves: &[Action]) -> Vec<Action> {
+    (0..my_moves.len())
+        .map(|t| {
+            let before = [0, 1].map(|p| state_of(&turns[t].players[p]));
+            let after = [0, 1].map(|p| state_of(&turns[t + 1].players[p]));
+            let pack = PreparedPack::new(packs[t]);
+            *Action::ALL
+                .iter()
+                .find(|&&theirs| {
+                    let mut states = before;
+                    play_turn::<Shift>(&mut states, &pack, [my_moves[t], theirs]);
+                    states == after
+                })
+                .unwrap_or_else(|| panic!("no move explains turn {t}"))
+        })
+        .collect()
+}
+
+/// `text` without the two clock lines of each turn block (time is the one thing that differs).
+fn without_clocks(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let (packs, turns) = lines.split_at(PACK_LINES);
+    let mut kept: Vec<String> = packs.iter().map(|l| l.to_string()).collect();
+    for (index, line) in turns.iter().enumerate() {
+        if !matches!(index % TURN_LINES, 1 | 22) {
+            kept.push(line.to_string());
+        }
+    }
+    kept
+}
+
+#[test]
+fn the_referee_sends_what_the_official_client_sent() {
+    // Replay an official game with both players' moves; player 0's input must be the
+    // recorded transcript, line for line, apart from the clocks.
+    let official = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/official");
+    let transcript = fs::read_to_string(official.join("game-21turns.stdin.txt")).unwrap();
+    let game = read_all(transcript.as_bytes()).unwrap().remove(0);
+    let my_moves: Vec<Action> = fs::read_to_string(official.join("game-21turns.player0-moves.txt"))
+        .unwrap()
+        .lines()
+        .map(action_of)
+        .collect();
+    let their_moves = opponent_moves(&game.turns, &game.packs[..], &my_moves);
+
+    let dir = TempDir::new().unwrap();
+    let pack_dir = dir.path().join("packs");
+    fs::create_dir(&pack_dir).unwrap();
+    fs::write(pack_dir.join("game.pack"), format_game_start(&game.packs)).unwrap();
+    let text = |moves: &[Action]| -> Vec<String> { moves.iter().map(|m| m.to_string()).collect() };
+    let p0 = scripted_ai(dir.path(), "p0.sh", &text(&my_moves));
+    let p1 = scripted_ai(dir.path(), "p1.sh", &text(&their_moves));
+    let transcripts = dir.path().join("transcripts");
+    let run = run(&[
+        "arena",
+        "--p0",
+        &p0,
+        "--p1",
+        &p1,
+        "--games",
+        "1",
+        "--tc",
+        "none",
+        "--packs",
+        pack_dir.to_str().unwrap(),
+        "--transcripts",
+        transcripts.to_str().unwrap(),
+    ]);
+    run.assert_ok();
+    let ours = fs::read_to_string(transcripts.join("game-000000.p0.stdin.txt")).unwrap();
+    let recorded_lines = PACK_LINES + game.turns.len() * TURN_LINES;
+    assert!(
+        ours.lines().count() >= recorded_lines,
+        "the game ended early"
+    );
+    let ours: String = ours
+        .lines()
+        .take(recorded_lines)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(without_clocks(&ours), without_clocks(&transcript));
+}
