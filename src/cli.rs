@@ -55,6 +55,19 @@ pub enum Command {
     },
     /// Play matches between AIs under the real rules; results, Elo, SPRT, replays.
     Arena(Box<crate::arena::ArenaArgs>),
+    /// Write a tournament submission: a zip with the binary and a run.sh that starts it with
+    /// FLAGS (after `--`); checked by playing a short game through run.sh against greedy.
+    Package {
+        /// The zip file to write.
+        #[arg(long, value_name = "FILE.zip")]
+        out: std::path::PathBuf,
+        /// Build this tier from the source tree first (default: package this binary).
+        #[arg(long, value_enum)]
+        tier: Option<crate::package::Tier>,
+        /// The flags run.sh gives the AI.
+        #[arg(last = true, value_name = "FLAGS")]
+        flags: Vec<String>,
+    },
 }
 
 /// The other benchmarks of `ysai bench`.
@@ -235,6 +248,8 @@ const NEW_FLAGS: &[&str] = &[
     "nodes",
     "limit",
     "json",
+    "out",
+    "tier",
     "help",
     "version",
     "p0",

@@ -41,6 +41,15 @@ fn main() -> ExitCode {
             ..
         }) => bench_chains(&packs, limit, json, &cli.params),
         Some(Command::Arena(args)) => ysai::arena::main(&args),
+        Some(Command::Package { out, tier, flags }) => {
+            match ysai::package::package(&out, tier, &flags, &mut io::stdout().lock()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("ysai: package: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use super::args::ArenaArgs;
 use super::packs::{generate, Signature};
-use super::referee::{self, GameError, GameRecord, GameSetup, ThinkingOrder};
+use super::referee::{self, GameError, GameRecord, GameSetup, ThinkingOrder, TimeControl};
 use super::runner;
 
 /// Turns of the check game (it ends by score if nobody loses before).
@@ -13,23 +13,7 @@ const CHECK_TURNS: u32 = 100;
 
 /// Plays the check game and prints its report; exit status 1 if CMD broke the protocol.
 pub fn run(command: &str, args: &ArenaArgs) -> Result<ExitCode, String> {
-    let shell = super::shell_command(command)?;
-    let opponent = super::shell_command("greedy")?;
-    let packs = generate(args.seed, Signature::Measured);
-    let setup = GameSetup {
-        packs: &packs,
-        commands: [&shell, &opponent],
-        tc: args.tc,
-        order: ThinkingOrder::Sequential,
-        stderr: [None, None],
-        max_turns: CHECK_TURNS,
-    };
-    runner::install_interrupt_handler();
-    let record = match referee::play_game(&setup, &runner::interrupted) {
-        Ok(record) => record,
-        Err(GameError::Cancelled) => return Err("interrupted".into()),
-        Err(e) => return Err(e.to_string()),
-    };
+    let record = check_game(command, args.seed, args.tc)?;
     let (report, clean) = report(command, &record);
     super::emit(&report);
     Ok(if clean {
@@ -37,6 +21,27 @@ pub fn run(command: &str, args: &ArenaArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Plays CMD against `greedy` for at most 100 turns on the packs of `seed`.
+pub fn check_game(command: &str, seed: u64, tc: TimeControl) -> Result<GameRecord, String> {
+    let shell = super::shell_command(command)?;
+    let opponent = super::shell_command("greedy")?;
+    let packs = generate(seed, Signature::Measured);
+    let setup = GameSetup {
+        packs: &packs,
+        commands: [&shell, &opponent],
+        tc,
+        order: ThinkingOrder::Sequential,
+        stderr: [None, None],
+        max_turns: CHECK_TURNS,
+    };
+    runner::install_interrupt_handler();
+    match referee::play_game(&setup, &runner::interrupted) {
+        Ok(record) => Ok(record),
+        Err(GameError::Cancelled) => Err("interrupted".into()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// The report of a check game, and whether player 0 made no violation.

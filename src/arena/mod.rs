@@ -89,7 +89,7 @@ pub fn shell_command(command: &str) -> Result<String, String> {
 }
 
 /// `text` in single quotes for `sh`.
-fn shell_quote(text: &str) -> String {
+pub(crate) fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
