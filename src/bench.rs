@@ -368,33 +368,35 @@ impl ChainsSummary {
         }
     }
 
+    /// The summary's fields, in output order, formatted.
+    fn fields(&self) -> [(&'static str, String); 7] {
+        [
+            ("n", self.n.to_string()),
+            ("depth12_mean", format!("{:.3}", self.depth12_mean)),
+            ("depth12_missing", self.depth12_missing.to_string()),
+            ("best_chain_mean", format!("{:.3}", self.best_chain_mean)),
+            ("max_chain_mean", format!("{:.3}", self.max_chain_mean)),
+            ("seconds_mean", format!("{:.3}", self.seconds_mean)),
+            ("sim_calls_per_s", format!("{:.0}", self.sim_calls_per_s)),
+        ]
+    }
+
     pub fn json(&self) -> String {
-        format!(
-            "{{\"summary\": true, \"n\": {}, \"depth12_mean\": {:.3}, \"depth12_missing\": {}, \"best_chain_mean\": {:.3}, \"max_chain_mean\": {:.3}, \"seconds_mean\": {:.3}, \"sim_calls_per_s\": {:.0}}}",
-            self.n,
-            self.depth12_mean,
-            self.depth12_missing,
-            self.best_chain_mean,
-            self.max_chain_mean,
-            self.seconds_mean,
-            self.sim_calls_per_s
-        )
+        let fields: Vec<String> = self
+            .fields()
+            .iter()
+            .map(|(key, value)| format!("\"{key}\": {value}"))
+            .collect();
+        format!("{{\"summary\": true, {}}}", fields.join(", "))
     }
 
     pub fn line(&self) -> String {
-        let mut s = String::new();
-        let _ = write!(
-            s,
-            "mean of {}: depth12 {:.2} (missing {}) best_chain {:.2} max_chain {:.2} seconds {:.2} sim_calls/s {:.0}",
-            self.n,
-            self.depth12_mean,
-            self.depth12_missing,
-            self.best_chain_mean,
-            self.max_chain_mean,
-            self.seconds_mean,
-            self.sim_calls_per_s
-        );
-        s
+        let fields: Vec<String> = self
+            .fields()
+            .iter()
+            .map(|(key, value)| format!("{key} {value}"))
+            .collect();
+        format!("summary: {}", fields.join(" "))
     }
 }
 

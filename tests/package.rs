@@ -35,24 +35,21 @@ fn unpack(archive: &Path, dir: &Path) -> Vec<(String, u32)> {
     entries
 }
 
+/// Runs `ysai package --out ARCHIVE -- FLAGS`.
+fn package(archive: &Path, flags: &[&str]) -> std::process::Output {
+    let mut args = vec!["package", "--out", archive.to_str().unwrap(), "--"];
+    args.extend(flags);
+    ysai(&args)
+}
+
 #[test]
 fn the_archive_holds_the_binary_and_a_script_that_plays_with_the_flags() {
     let dir = scratch("ok");
     let archive = dir.join("submission.zip");
-    let output = ysai(&[
-        "package",
-        "--out",
-        archive.to_str().unwrap(),
-        "--",
-        "--ai",
-        "beam",
-        "-bw",
-        "200",
-        "-bcw",
-        "60",
-        "-nbw",
-        "50",
-    ]);
+    let output = package(
+        &archive,
+        &["--ai", "beam", "-bw", "200", "-bcw", "60", "-nbw", "50"],
+    );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
@@ -99,14 +96,7 @@ fn the_archive_holds_the_binary_and_a_script_that_plays_with_the_flags() {
 fn invalid_flags_are_refused_before_anything_is_written() {
     let dir = scratch("bad");
     let archive = dir.join("submission.zip");
-    let output = ysai(&[
-        "package",
-        "--out",
-        archive.to_str().unwrap(),
-        "--",
-        "-bww",
-        "5000",
-    ]);
+    let output = package(&archive, &["-bww", "5000"]);
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(

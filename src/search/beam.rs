@@ -874,18 +874,8 @@ mod tests {
             }),
             ..BeamConfig::new(3, 30, 10)
         };
-        let mut beam = Beam::<Shift>::new(root(&p), buried);
-        assert!(beam.step() && beam.step());
-        let rows: Vec<u32> = beam.levels[1]
-            .nodes
-            .iter()
-            .map(|n| n.state.field.ojama().popcount())
-            .collect();
-        assert!(
-            rows.iter().all(|&r| r == 10),
-            "one row after move 1: {rows:?}"
-        );
-        assert!(beam.levels[0].nodes[0].state.field.ojama().is_zero());
+        let first = nodes_after_one_move(&p, buried);
+        assert!(first.iter().all(|n| n.state.field.ojama().popcount() == 10));
         let heavy = BeamConfig {
             injection: Some(Injection {
                 after_moves: 1,
@@ -893,12 +883,18 @@ mod tests {
             }),
             ..BeamConfig::new(3, 30, 10)
         };
-        let mut beam = Beam::<Shift>::new(root(&p), heavy);
-        assert!(beam.step() && beam.step());
-        assert!(beam.levels[1]
-            .nodes
+        let first = nodes_after_one_move(&p, heavy);
+        assert!(first
             .iter()
             .all(|n| n.state.ojama == 190 && n.state.field.ojama().popcount() == 10));
+    }
+
+    /// The frontier after the first move, from a root that holds no ojama.
+    fn nodes_after_one_move(p: &crate::bench::BenchPosition, config: BeamConfig) -> Vec<Node> {
+        let mut beam = Beam::<Shift>::new(root(p), config);
+        assert!(beam.levels[0].nodes[0].state.field.ojama().is_zero());
+        assert!(beam.step() && beam.step());
+        beam.levels[1].nodes.clone()
     }
 
     #[test]
