@@ -1,0 +1,184 @@
+//! The transposition table the full searches share: a fixed-size table of atomics, written
+//! and read by every search thread without locks.
+//!
+//! A slot holds two words, `check = key ^ data` and `data`. Two threads writing one slot at
+//! once can leave the check of one write beside the data of the other; a probe recomputes
+//! `check ^ data` and accepts the slot only if that is its key, so a torn slot reads as a
+//! miss, never as another position's value (the "lockless hashing" of chess engines).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+/// Slots per cluster: the slots a key may occupy, scanned together.
+const CLUSTER: usize = 4;
+const SLOT_BYTES: usize = 16;
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    /// The stored data if this slot holds `key`.
+    #[inline]
+    fn read(&self, key: u64) -> Option<u64> {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed);
+        (check ^ data == key).then_some(data)
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.check.load(Ordering::Relaxed) == 0 && self.data.load(Ordering::Relaxed) == 0
+    }
+
+    #[inline]
+    fn write(&self, key: u64, data: u64) {
+        self.check.store(key ^ data, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
+}
+
+/// A lock-free table from 64-bit position keys to 64-bit data.
+pub struct TranspositionTable {
+    slots: Box<[Slot]>,
+    /// Clusters - 1 (a power of two minus one).
+    cluster_mask: usize,
+}
+
+impl TranspositionTable {
+    /// A table of at most `megabytes` MiB (at least one cluster), rounded down to a power of
+    /// two clusters.
+    pub fn new(megabytes: usize) -> Self {
+        let clusters = (megabytes * 1024 * 1024 / (CLUSTER * SLOT_BYTES)).max(1);
+        let clusters = 1 << clusters.ilog2();
+        TranspositionTable {
+            slots: (0..clusters * CLUSTER).map(|_| Slot::default()).collect(),
+            cluster_mask: clusters - 1,
+        }
+    }
+
+    /// Bytes used by the slots.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * SLOT_BYTES
+    }
+
+    /// Key 0 would read as an empty slot, so it is moved (every other key maps to itself).
+    #[inline]
+    fn usable(key: u64) -> u64 {
+        key.max(1)
+    }
+
+    #[inline]
+    fn cluster(&self, key: u64) -> &[Slot] {
+        let start = (key as usize & self.cluster_mask) * CLUSTER;
+        &self.slots[start..start + CLUSTER]
+    }
+
+    /// The data stored for `key`, if it is still in the table.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<u64> {
+        let key = Self::usable(key);
+        self.cluster(key).iter().find_map(|slot| slot.read(key))
+    }
+
+    /// Stores `data` for `key`: over the key's own slot, else in an empty one, else over a
+    /// slot chosen by the key's high bits (spreading replacements over the cluster).
+    #[inline]
+    pub fn store(&self, key: u64, data: u64) {
+        let key = Self::usable(key);
+        let cluster = self.cluster(key);
+        let slot = cluster
+            .iter()
+            .find(|slot| slot.read(key).is_some())
+            .or_else(|| cluster.iter().find(|slot| slot.is_empty()))
+            .unwrap_or(&cluster[(key >> 62) as usize % CLUSTER]);
+        slot.write(key, data);
+    }
+
+    /// A value such as an evaluation, stored as its bits.
+    pub fn probe_f64(&self, key: u64) -> Option<f64> {
+        self.probe(key).map(f64::from_bits)
+    }
+
+    pub fn store_f64(&self, key: u64, value: f64) {
+        self.store(key, value.to_bits());
+    }
+
+    /// Empties the table, on all rayon workers.
+    pub fn clear(&self) {
+        self.slots.par_chunks(4096).for_each(|chunk| {
+            for slot in chunk {
+                slot.write(0, 0);
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_key_is_found_and_others_are_not() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.bytes(), 1 << 20);
+        tt.store(42, 7);
+        tt.store_f64(43, -1.5);
+        assert_eq!(tt.probe(42), Some(7));
+        assert_eq!(tt.probe_f64(43), Some(-1.5));
+        assert_eq!(tt.probe(44), None);
+        tt.store(42, 9);
+        assert_eq!(tt.probe(42), Some(9), "a key keeps one slot");
+        tt.store(0, 5);
+        assert_eq!(tt.probe(0), Some(5), "key 0 is usable");
+        tt.store(77, 0);
+        assert_eq!(tt.probe(77), Some(0), "data 0 is a value");
+    }
+
+    #[test]
+    fn a_full_cluster_replaces_one_slot_and_keeps_the_others() {
+        let tt = TranspositionTable::new(0);
+        let keys: Vec<u64> = (1..=5).map(|k| k << 40).collect();
+        for &key in &keys {
+            tt.store(key, key + 1);
+        }
+        let found = keys.iter().filter(|&&k| tt.probe(k) == Some(k + 1)).count();
+        assert_eq!(found, CLUSTER);
+        assert_eq!(tt.probe(keys[4]), Some(keys[4] + 1), "the newest is kept");
+    }
+
+    #[test]
+    fn clear_empties_every_slot() {
+        let tt = TranspositionTable::new(1);
+        for key in 1..10_000u64 {
+            tt.store(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), key);
+        }
+        tt.clear();
+        assert!((1..10_000u64).all(|k| tt.probe(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)).is_none()));
+    }
+
+    #[test]
+    fn racing_writers_never_make_a_probe_return_another_keys_data() {
+        // A tiny table so that threads fight over the same slots all the time.
+        let tt = TranspositionTable::new(0);
+        let value = |key: u64| key.rotate_left(17) ^ 0x5555;
+        std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                scope.spawn(move || {
+                    for i in 0..200_000u64 {
+                        let key = (i * 4 + t) % 64 + 1;
+                        tt.store(key, value(key));
+                        let probe = (i * 7 + t) % 64 + 1;
+                        if let Some(data) = tt.probe(probe) {
+                            assert_eq!(data, value(probe), "key {probe}");
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
