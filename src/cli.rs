@@ -245,6 +245,7 @@ const NEW_FLAGS: &[&str] = &[
     "height-cutoff",
     "beam-nodes",
     "nbtmax",
+    "turn-ms",
     "nodes",
     "limit",
     "json",

@@ -77,6 +77,11 @@ pub struct Params {
           default_value = if D.use_tt { "1" } else { "0" })]
     #[arg(help_heading = heading::SEARCH, help = "Transposition tables; 0 turns them off")]
     pub use_tt: bool,
+    /// `--turn-ms MS`: the longest one answer may take (the qualifier's 20 s). Every time
+    /// budget is also scaled by the game clock left (see `search::timeman`).
+    #[arg(long = "turn-ms", value_name = "MS", default_value_t = D.turn_limit_ms)]
+    #[arg(help_heading = heading::SEARCH, help = "Longest time one answer may take")]
+    pub turn_limit_ms: u64,
     /// `-it` (ignoretime): never reduce search depths when time runs short (§9i).
     #[arg(long = "it")]
     #[arg(help_heading = heading::SEARCH,
@@ -456,6 +461,7 @@ impl Params {
         search_depth: 4,
         enemy_search_depth: 4,
         use_tt: true,
+        turn_limit_ms: 20_000,
         ignore_time: false,
         ai2_minimax: false,
         ai3_min_over_drops: false,

@@ -934,3 +934,12 @@ fn the_referee_sends_what_the_official_client_sent() {
         .collect();
     assert_eq!(without_clocks(&ours), without_clocks(&transcript));
 }
+
+#[test]
+fn the_beam_player_beats_greedy_at_a_short_time_control_without_losing_on_time() {
+    let dir = TempDir::new().unwrap();
+    let beam = "beam -bw 1500 -bcw 500 -bd 14 -bcm 10 -bcm- -1 -bcm2 14 -bminx 2 -bmaxx 6";
+    let line = one_game(dir.path(), beam, "greedy", "30000+2000");
+    assert_eq!(line["winner"], 0, "{line}");
+    assert_eq!(line["reason"], "dead", "{line}");
+}

@@ -1,7 +1,7 @@
 //! `--ai beam`: the chain builder alone. Turn 0 searches a plan with the first beam (§9a);
 //! the plan is followed while the field is the one it expects; afterwards each turn re-plans
 //! with the per-turn beam (§9b). A chain of `-bcm` or more (12 when `-bcm` is off) is fired as
-//! soon as some move can fire it.
+//! soon as some move can fire it. Every budget is scaled to the clock left (`search::timeman`).
 
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
@@ -9,15 +9,14 @@ use std::time::{Duration, Instant};
 use super::greedy::rank;
 use super::{Player, TurnView};
 use crate::params::Params;
+use crate::search::timeman::Clock;
 use crate::search::{beam_search, BeamConfig, BeamRoot};
 use crate::sim::{Action, Field, Neighbourhood, PlayerState, PreparedPack};
 
 /// The chain fired when `-bcm` does not name one.
 const DEFAULT_FIRE_CHAIN: u32 = 12;
-/// The game clock the time flags were set for; budgets shrink with the clock actually left.
-const GAME_TIME_MS: u64 = 180_000;
 /// Below this budget a per-turn beam is not worth starting.
-const MIN_BEAM_MS: u64 = 10;
+const MIN_BEAM: Duration = Duration::from_millis(10);
 
 /// A sequence of moves and the field each expects to find before it is played.
 struct Plan {
@@ -80,18 +79,19 @@ impl<N: Neighbourhood> BeamPlayer<N> {
         }
     }
 
-    /// `limit_ms` scaled to the clock left, as a deadline from `start`.
-    fn deadline(start: Instant, limit_ms: u64, time_left_ms: i64) -> (Instant, u64) {
-        let left = time_left_ms.max(0) as u64;
-        let budget = limit_ms.min(left.saturating_mul(limit_ms) / GAME_TIME_MS);
-        (start + Duration::from_millis(budget), budget)
+    fn clock(&self, view: &TurnView<'_>) -> Clock {
+        Clock {
+            game_left_ms: view.time_left_ms,
+            turn_limit_ms: self.params.turn_limit_ms,
+        }
     }
 
     fn first_plan(&mut self, view: &TurnView<'_>, start: Instant) {
         let mut config = BeamConfig::first_beam(&self.params);
-        let (deadline, _) =
-            Self::deadline(start, self.params.first_time_limit_ms, view.time_left_ms);
-        config.deadline = Some(deadline);
+        config.deadline = Some(
+            self.clock(view)
+                .deadline(start, self.params.first_time_limit_ms),
+        );
         let result = beam_search::<N>(root(view), &config);
         self.plan = Some(Plan::new::<N>(view.turn, view.me, view.packs, result.plan));
     }
@@ -103,12 +103,11 @@ impl<N: Neighbourhood> BeamPlayer<N> {
         first_move_chain: u32,
     ) -> Option<Action> {
         let mut config = BeamConfig::turn_beam(&self.params, first_move_chain);
-        let (deadline, budget) =
-            Self::deadline(start, self.params.next_beam_time_ms, view.time_left_ms);
-        if budget < MIN_BEAM_MS && config.node_budget.is_none() {
+        let budget = self.clock(view).budget(self.params.next_beam_time_ms);
+        if budget < MIN_BEAM && config.node_budget.is_none() {
             return None;
         }
-        config.deadline = Some(deadline);
+        config.deadline = Some(start + budget);
         beam_search::<N>(root(view), &config).plan.first().copied()
     }
 }

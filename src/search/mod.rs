@@ -3,6 +3,7 @@
 
 pub mod beam;
 pub mod key;
+pub mod timeman;
 pub mod tt;
 
 pub use beam::{search as beam_search, BeamConfig, BeamResult, BeamRoot, Injection, Target};

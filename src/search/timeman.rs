@@ -1,0 +1,122 @@
+//! Time management: how long a search may run this turn, and how deep the full searches go
+//! (reference §9i), on any machine and at any time control.
+//!
+//! Every time flag of the original (`-ftl`, `-nftl`, the helper beams) was set for the
+//! qualifier's clock: 180 s per game, 20 s per turn. A budget here is that flag scaled by the
+//! share of the clock actually left, and never more than the turn limit minus a safety margin,
+//! so that arena matches at a fraction of the time control stay meaningful and nothing ever
+//! loses on time.
+
+use std::time::{Duration, Instant};
+
+/// The game clock the original's time flags were set for.
+pub const GAME_TIME_MS: u64 = 180_000;
+/// Kept back from every limit: process start-up, input parsing, output and scheduling.
+pub const SAFETY_MARGIN_MS: u64 = 300;
+
+/// The clock as this turn's input shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Thinking time left in the game.
+    pub game_left_ms: i64,
+    /// The longest a single answer may take.
+    pub turn_limit_ms: u64,
+}
+
+impl Clock {
+    /// The qualifier's limits with `game_left_ms` left.
+    pub fn qualifier(game_left_ms: i64) -> Self {
+        Clock {
+            game_left_ms,
+            turn_limit_ms: 20_000,
+        }
+    }
+
+    /// `flag_ms` (set for a full 180 s clock) scaled to the time left, within the turn limit.
+    pub fn budget(&self, flag_ms: u64) -> Duration {
+        let left = self.game_left_ms.max(0) as u64;
+        let scaled = flag_ms.min(left.saturating_mul(flag_ms) / GAME_TIME_MS);
+        let ceiling = self
+            .turn_limit_ms
+            .min(left)
+            .saturating_sub(SAFETY_MARGIN_MS);
+        Duration::from_millis(scaled.min(ceiling))
+    }
+
+    /// The deadline of [`Clock::budget`] counted from `start`.
+    pub fn deadline(&self, start: Instant, flag_ms: u64) -> Instant {
+        start + self.budget(flag_ms)
+    }
+}
+
+/// Caps on my and the enemy's full-search depth by the time left (§9i), where `remaining_turns`
+/// is 500 - turn. Returns `(mine, enemy)`, never above the given depths.
+pub fn depth_caps(
+    game_left_ms: i64,
+    remaining_turns: i64,
+    mine: usize,
+    enemy: usize,
+) -> (usize, usize) {
+    let per_turn = |ms_per_turn: i64| game_left_ms < ms_per_turn * remaining_turns;
+    let (my_cap, enemy_cap) = if game_left_ms < 100 || per_turn(5) {
+        (2, 2)
+    } else if per_turn(10) {
+        (3, 2)
+    } else if per_turn(30) {
+        (3, 3)
+    } else if per_turn(100) {
+        (4, 3)
+    } else {
+        (mine, enemy)
+    };
+    (mine.min(my_cap), enemy.min(enemy_cap))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_clock_gives_the_flag_and_a_short_one_its_share() {
+        assert_eq!(
+            Clock::qualifier(180_000).budget(1350),
+            Duration::from_millis(1350)
+        );
+        assert_eq!(
+            Clock::qualifier(45_000).budget(1350),
+            Duration::from_millis(337)
+        );
+        assert_eq!(Clock::qualifier(0).budget(1350), Duration::ZERO);
+        assert_eq!(Clock::qualifier(-5).budget(1350), Duration::ZERO);
+    }
+
+    #[test]
+    fn no_budget_reaches_the_turn_limit_or_the_clock() {
+        let clock = Clock::qualifier(180_000);
+        assert_eq!(clock.budget(25_000), Duration::from_millis(19_700));
+        let quick = Clock {
+            game_left_ms: 30_000,
+            turn_limit_ms: 2_000,
+        };
+        assert_eq!(quick.budget(19_000), Duration::from_millis(1_700));
+        let nearly_out = Clock::qualifier(250);
+        assert_eq!(nearly_out.budget(19_000), Duration::ZERO);
+    }
+
+    #[test]
+    fn depth_caps_follow_the_original_table() {
+        // Turn 50: R = 450.
+        let caps = |left| depth_caps(left, 450, 4, 4);
+        assert_eq!(caps(100_000), (4, 4));
+        assert_eq!(caps(44_999), (4, 3), "below 100 ms per turn");
+        assert_eq!(caps(13_499), (3, 3), "below 30 ms per turn");
+        assert_eq!(caps(4_499), (3, 2), "below 10 ms per turn");
+        assert_eq!(caps(2_249), (2, 2), "below 5 ms per turn");
+        assert_eq!(depth_caps(99, 1, 4, 4), (2, 2), "below 100 ms left");
+        assert_eq!(
+            depth_caps(100_000, 450, 2, 1),
+            (2, 1),
+            "never deeper than asked"
+        );
+    }
+}
