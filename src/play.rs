@@ -49,6 +49,7 @@ const BEAM_FLAGS: &[&str] = &[
     "nbd",
     "nftl",
     "nbtmax",
+    "turn-ms",
 ];
 
 /// The flags in `given` that the `kind` player does not use, spelled as the user would.

@@ -25,8 +25,8 @@ pub fn run(command: &str, args: &ArenaArgs) -> Result<ExitCode, String> {
 
 /// Plays CMD against `greedy` for at most 100 turns on the packs of `seed`.
 pub fn check_game(command: &str, seed: u64, tc: TimeControl) -> Result<GameRecord, String> {
-    let shell = super::shell_command(command)?;
-    let opponent = super::shell_command("greedy")?;
+    let shell = super::shell_command(command, tc)?;
+    let opponent = super::shell_command("greedy", tc)?;
     let packs = generate(seed, Signature::Measured);
     let setup = GameSetup {
         packs: &packs,

@@ -22,7 +22,7 @@ use std::process::ExitCode;
 pub use args::{ArenaAction, ArenaArgs};
 
 use packs::{PackSource, Signature};
-use referee::ThinkingOrder;
+use referee::{ThinkingOrder, TimeControl};
 use runner::MatchConfig;
 
 /// Exit status of an interrupted match (128 + SIGINT, as shells report it).
@@ -62,8 +62,10 @@ pub fn emit(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
-/// The shell command of a player: a built-in name (with flags after it) runs this binary.
-pub fn shell_command(command: &str) -> Result<String, String> {
+/// The shell command of a player: a built-in name (with flags after it) runs this binary,
+/// told the match's per-turn limit (`--turn-ms`) unless its flags set one, so that its time
+/// budgets fit the match.
+pub fn shell_command(command: &str, tc: TimeControl) -> Result<String, String> {
     let command = command.trim();
     if command.is_empty() {
         return Err("a player command is empty".into());
@@ -76,9 +78,14 @@ pub fn shell_command(command: &str) -> Result<String, String> {
     };
     let exe = std::env::current_exe()
         .map_err(|e| format!("cannot find this program's path for `{first}`: {e}"))?;
+    let turn_limit = match tc.turn_ms {
+        Some(ms) if !names_turn_limit(rest) => format!("--turn-ms {ms}"),
+        _ => String::new(),
+    };
     let words = [
         shell_quote(&exe.to_string_lossy()),
         flags.to_string(),
+        turn_limit,
         rest.trim().to_string(),
     ];
     Ok(words
@@ -86,6 +93,13 @@ pub fn shell_command(command: &str) -> Result<String, String> {
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
         .join(" "))
+}
+
+/// Whether a built-in player's flags set the per-turn limit themselves.
+fn names_turn_limit(flags: &str) -> bool {
+    flags
+        .split_whitespace()
+        .any(|w| matches!(w.split('=').next(), Some("--turn-ms" | "-turn-ms")))
 }
 
 /// `text` in single quotes for `sh`.
@@ -113,7 +127,7 @@ fn match_command(args: &ArenaArgs) -> Result<ExitCode, String> {
     };
     let config = MatchConfig {
         commands: [p0.trim().to_string(), p1.trim().to_string()],
-        shell_commands: [shell_command(p0)?, shell_command(p1)?],
+        shell_commands: [shell_command(p0, args.tc)?, shell_command(p1, args.tc)?],
         games: args.games,
         concurrency: args.concurrency as usize,
         tc: args.tc,
@@ -254,6 +268,40 @@ fn replay_command(file: &Path) -> Result<ExitCode, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const UNLIMITED: TimeControl = TimeControl {
+        game_ms: None,
+        turn_ms: None,
+    };
+
+    fn shell_command(command: &str) -> Result<String, String> {
+        super::shell_command(command, UNLIMITED)
+    }
+
+    #[test]
+    fn built_in_players_are_told_the_turn_limit_unless_they_set_it() {
+        let exe = shell_quote(&std::env::current_exe().unwrap().to_string_lossy());
+        let tc = TimeControl {
+            game_ms: Some(30_000),
+            turn_ms: Some(2_000),
+        };
+        assert_eq!(
+            super::shell_command("beam -bw 700", tc).unwrap(),
+            format!("{exe} --ai beam --turn-ms 2000 -bw 700")
+        );
+        assert_eq!(
+            super::shell_command("self -turn-ms 500", tc).unwrap(),
+            format!("{exe} -turn-ms 500")
+        );
+        assert_eq!(
+            super::shell_command("self --turn-ms=500", tc).unwrap(),
+            format!("{exe} --turn-ms=500")
+        );
+        assert_eq!(
+            super::shell_command("./other-ai", tc).unwrap(),
+            "./other-ai"
+        );
+    }
 
     #[test]
     fn built_in_players_run_this_binary() {
