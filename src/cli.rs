@@ -238,6 +238,12 @@ fn given_flags(matches: &clap::ArgMatches) -> Vec<String> {
 
 /// Flags this implementation added; they are shown with two dashes, original flags with one.
 const NEW_FLAGS: &[&str] = &[
+    "hash",
+    "no-ai2",
+    "no-ai3",
+    "no-nc",
+    "ai3-big-attack",
+    "skill-mode-final",
     "threads",
     "neighbours",
     "seed",
@@ -334,6 +340,9 @@ impl RawCli {
         if self.use_all_cores {
             params.threads = 0;
         }
+        params.ai2_minimax &= !params.no_ai2;
+        params.ai3_min_over_drops &= !params.no_ai3;
+        params.next_chain &= !params.no_nc;
         match self.ai {
             AiChoice::Player(kind) => params.player = kind,
             AiChoice::Type(n) => params.ai_type = n,

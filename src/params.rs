@@ -36,6 +36,8 @@ pub enum PlayerKind {
     Greedy,
     /// The first-turn chain plan, re-planned each turn with the per-turn beam.
     Beam,
+    /// The complete AI: plan, beams, two-sided full search (the default).
+    Full,
 }
 
 /// How the simulator finds the cells around a vanishing block.
@@ -77,6 +79,10 @@ pub struct Params {
           default_value = if D.use_tt { "1" } else { "0" })]
     #[arg(help_heading = heading::SEARCH, help = "Transposition tables; 0 turns them off")]
     pub use_tt: bool,
+    /// `--hash MB`: size of the full searches' shared transposition table.
+    #[arg(long = "hash", value_name = "MB", default_value_t = D.tt_megabytes)]
+    #[arg(help_heading = heading::SEARCH, help = "Transposition table size in MiB")]
+    pub tt_megabytes: usize,
     /// `--turn-ms MS`: the longest one answer may take (the qualifier's 20 s). Every time
     /// budget is also scaled by the game clock left (see `search::timeman`).
     #[arg(long = "turn-ms", value_name = "MS", default_value_t = D.turn_limit_ms)]
@@ -88,14 +94,28 @@ pub struct Params {
           help = "Never reduce the search depth when time runs short")]
     pub ignore_time: bool,
     /// `-ai2` (ai2): my full search returns minimax-style values (§9d).
-    #[arg(long = "ai2")]
+    #[arg(long = "ai2", default_value_t = D.ai2_minimax)]
     #[arg(help_heading = heading::SEARCH, help = "Minimax-style values in my full search")]
     pub ai2_minimax: bool,
     /// `-ai3` (ai3): take the minimum over the enemy-drop and no-drop branches (needs `-ai2`).
-    #[arg(long = "ai3")]
+    #[arg(long = "ai3", default_value_t = D.ai3_min_over_drops)]
     #[arg(help_heading = heading::SEARCH,
           help = "Minimum over the enemy-drop and no-drop branches (needs -ai2)")]
     pub ai3_min_over_drops: bool,
+    /// `--no-ai2`: my full search keeps the best leaf only, with no minimum over branches.
+    #[arg(long = "no-ai2")]
+    #[arg(help_heading = heading::SEARCH, help = "Turn -ai2 (on by default) off")]
+    pub no_ai2: bool,
+    /// `--no-ai3`: no "enemy attacks / does not" branches.
+    #[arg(long = "no-ai3")]
+    #[arg(help_heading = heading::SEARCH, help = "Turn -ai3 (on by default) off")]
+    pub no_ai3: bool,
+    /// `--ai3-big-attack` (final version): also branch on any enemy attack of 10 or more,
+    /// not only on one that changes who gets a row (the qualifier's rule, the default).
+    #[arg(long = "ai3-big-attack")]
+    #[arg(help_heading = heading::SEARCH,
+          help = "Also branch on any enemy attack of 10+ (the final version's rule)")]
+    pub ai3_big_attack: bool,
     /// `-ncfc` (checkfirstchain = false): `false` skips the counter-attack analysis (§9e).
     #[arg(long = "ncfc", action = ArgAction::SetFalse)]
     #[arg(help_heading = heading::SEARCH,
@@ -182,10 +202,20 @@ pub struct Params {
 
     // --- Per-turn beams ---
     /// `-nc` (nextchain): run a beam every turn once the first plan is over, and allow skill mode.
-    #[arg(long = "nc")]
+    #[arg(long = "nc", default_value_t = D.next_chain)]
     #[arg(help_heading = heading::TURN_BEAMS,
           help = "Run a chain beam every turn after the first plan, and allow skill mode")]
     pub next_chain: bool,
+    /// `--no-nc`: no per-turn beams and no skill mode once the first plan is over.
+    #[arg(long = "no-nc")]
+    #[arg(help_heading = heading::TURN_BEAMS, help = "Turn -nc (on by default) off")]
+    pub no_nc: bool,
+    /// `--skill-mode-final`: enter skill mode whenever my best chain is below 7 (the final
+    /// version's extra rule); by default only the qualifier's tests apply.
+    #[arg(long = "skill-mode-final")]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Also enter skill mode when my best chain is below 7 (final version)")]
+    pub skill_mode_final: bool,
     /// `-nbw N` (nextbeamsearchWidth): per-turn beam width.
     #[arg(long = "nbw", value_name = "N", default_value_t = D.next_beam_width)]
     #[arg(help_heading = heading::TURN_BEAMS, help = "Width")]
@@ -461,50 +491,56 @@ impl Params {
         search_depth: 4,
         enemy_search_depth: 4,
         use_tt: true,
+        tt_megabytes: 64,
         turn_limit_ms: 20_000,
         ignore_time: false,
-        ai2_minimax: false,
-        ai3_min_over_drops: false,
+        ai2_minimax: true,
+        ai3_min_over_drops: true,
+        no_ai2: false,
+        no_ai3: false,
+        ai3_big_attack: false,
         check_first_chain: true,
 
-        beam_depth: 20,
+        beam_depth: 16,
         beam_width: 5000,
         beam_chain_width: 1500,
-        beam_chain_max: -1,
-        beam_chain_max_minus: 1,
-        beam_chain_max2: 14,
+        beam_chain_max: 12,
+        beam_chain_max_minus: -1,
+        beam_chain_max2: 16,
         stop_beam_at_chain_max: false,
-        beam_min_x: 0,
-        beam_max_x: 8,
+        beam_min_x: 2,
+        beam_max_x: 6,
         first_time_limit_ms: 19_000,
         height_cutoff: HeightCutoff::Qualifier,
         beam_nodes: 0,
         beam_time_limit_ms: 19_250,
-        beam_ignore_eval_max: 40,
-        beam_ignore_eval_min: -20,
-        beam_ignore_eval_diff: 15,
+        beam_ignore_eval_max: 70,
+        beam_ignore_eval_min: 70,
+        beam_ignore_eval_diff: 35,
 
-        next_chain: false,
-        next_beam_width: 100,
-        next_beam_chain_width: 50,
+        next_chain: true,
+        no_nc: false,
+        skill_mode_final: false,
+        next_beam_width: 700,
+        next_beam_chain_width: 350,
         next_beam_depth: 10,
-        next_beam_time_ms: 500,
+        next_beam_time_ms: 1350,
         next_beam_target_max: 10,
         next_beam_min_chain: 9,
-        next_beam_ignore_eval_diff: 20,
+        next_beam_ignore_eval_diff: 10,
         first_skill_mode: false,
 
-        enemy_beam_width: 1600,
-        enemy_beam_chain_width: 400,
+        enemy_beam_width: 500,
+        enemy_beam_chain_width: 200,
         enemy_beam_depth: 5,
-        enemy_beam_time_ms: 1000,
-        next_enemy_beam_width: 750,
-        next_enemy_beam_chain_width: 250,
+        enemy_beam_time_ms: 500,
+        next_enemy_beam_width: 500,
+        next_enemy_beam_chain_width: 200,
         next_enemy_beam_time_ms: 500,
-        dropped_beam_width: 350,
-        dropped_beam_chain_width: 100,
+        dropped_beam_width: 200,
+        dropped_beam_chain_width: 75,
         dropped_beam_depth: 7,
-        dropped_beam_time_ms: 500,
+        dropped_beam_time_ms: 350,
         skill_beam_width: 1000,
         skill_beam_chain_width: 200,
         skill_beam_depth: 10,
@@ -515,11 +551,11 @@ impl Params {
         eval_limit_1: -100,
         eval_limit_2: -50,
         enemy_may_drop_eval: -5.0,
-        enemy_not_drop_eval: 5.0,
+        enemy_not_drop_eval: 15.0,
         first_min_chain_num: 10,
-        first_min_chain_minus: -100.0,
+        first_min_chain_minus: -10.0,
         second_min_chain_num: 9,
-        second_min_chain_minus: -50.0,
+        second_min_chain_minus: -5.0,
         calc_enemy_skill: true,
 
         debug_msg: false,
@@ -543,7 +579,7 @@ impl Params {
         next_beam_eval_mul: 1.0,
 
         threads: 0,
-        player: PlayerKind::Greedy,
+        player: PlayerKind::Full,
         neighbours: NeighbourMode::Shift,
         seed: 0,
     };

@@ -1,7 +1,7 @@
 //! Playing the game protocol: read each block, let the chosen player decide, answer.
 
 use crate::params::{Params, PlayerKind};
-use crate::player::{BeamPlayer, Greedy, Player, RandomPlayer, TurnView};
+use crate::player::{BeamPlayer, FullPlayer, Greedy, Player, RandomPlayer, TurnView};
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
 use crate::sim::{
     Action, Field, FieldError, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME,
@@ -168,6 +168,7 @@ fn make_player<N: Neighbourhood>(params: &Params) -> Box<dyn Player> {
         PlayerKind::Random => Box::new(RandomPlayer::new(params.seed)),
         PlayerKind::Greedy => Box::new(Greedy::<N>::default()),
         PlayerKind::Beam => Box::new(BeamPlayer::<N>::new(params)),
+        PlayerKind::Full => Box::new(FullPlayer::<N>::new(params)),
     }
 }
 

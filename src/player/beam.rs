@@ -9,52 +9,15 @@ use std::time::{Duration, Instant};
 use super::greedy::rank;
 use super::{Player, TurnView};
 use crate::params::Params;
+use crate::search::plan::Plan;
 use crate::search::timeman::Clock;
 use crate::search::{beam_search, BeamConfig, BeamRoot};
-use crate::sim::{Action, Field, Neighbourhood, PlayerState, PreparedPack};
+use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
 
 /// The chain fired when `-bcm` does not name one.
 const DEFAULT_FIRE_CHAIN: u32 = 12;
 /// Below this budget a per-turn beam is not worth starting.
 const MIN_BEAM: Duration = Duration::from_millis(10);
-
-/// A sequence of moves and the field each expects to find before it is played.
-struct Plan {
-    first_turn: usize,
-    moves: Vec<Action>,
-    fields: Vec<Field>,
-}
-
-impl Plan {
-    fn new<N: Neighbourhood>(
-        first_turn: usize,
-        me: &PlayerState,
-        packs: &[PreparedPack],
-        moves: Vec<Action>,
-    ) -> Self {
-        let mut state = *me;
-        let mut fields = Vec::with_capacity(moves.len());
-        for (action, pack) in moves.iter().zip(packs) {
-            fields.push(state.field);
-            state.drop_pending_ojama();
-            state.act::<N>(pack, *action);
-        }
-        Plan {
-            first_turn,
-            moves,
-            fields,
-        }
-    }
-
-    /// The planned move for this turn, if the field is the one the plan expects and no ojama
-    /// row is about to fall on it.
-    fn next(&self, view: &TurnView<'_>) -> Option<Action> {
-        let k = view.turn.checked_sub(self.first_turn)?;
-        let expected = self.fields.get(k)?;
-        let on_track = *expected == view.me.field && view.me.ojama < crate::sim::game::OJAMA_ROW;
-        on_track.then(|| self.moves[k])
-    }
-}
 
 pub struct BeamPlayer<N: Neighbourhood> {
     params: Params,
@@ -151,7 +114,10 @@ impl<N: Neighbourhood> Player for BeamPlayer<N> {
         if chain >= self.fire_chain() {
             return fire;
         }
-        let planned = self.plan.as_ref().and_then(|plan| plan.next(view));
+        let planned = self
+            .plan
+            .as_ref()
+            .and_then(|plan| plan.next(view.turn, view.me));
         let choice = planned.or_else(|| {
             self.plan = None;
             self.turn_plan(view, start, chain)

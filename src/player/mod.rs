@@ -2,10 +2,12 @@
 //! legal for the state it was given.
 
 mod beam;
+mod full;
 mod greedy;
 mod random;
 
 pub use beam::BeamPlayer;
+pub use full::FullPlayer;
 pub use greedy::Greedy;
 pub use random::RandomPlayer;
 

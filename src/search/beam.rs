@@ -23,13 +23,15 @@ use ysai_tables::{chain_ojama, MAX_CHAIN};
 
 use super::key::WordHasher;
 use crate::params::{HeightCutoff, Params};
-use crate::sim::game::{offset_ojama, OJAMA_ROW};
+use crate::sim::game::{offset_ojama, OJAMA_ROW, SKILL_COST};
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
 
 /// Moves per pack: 9 columns x 4 rotations.
 const DROPS: u8 = 36;
 /// A column this high at turn 0 triggers the height cut-off (17 - 3).
 const CUTOFF_HEIGHT: u8 = 14;
+/// Skill-mode buckets: destroyed-block counts above this share the top bucket.
+const SKILL_BUCKETS: u32 = 82;
 /// Total of a node none of whose next moves survives.
 const NO_MOVE_TOTAL: i64 = -100_000;
 
@@ -53,6 +55,17 @@ pub struct Injection {
     pub ojama: i64,
 }
 
+/// What a beam node is ranked by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BeamEval {
+    /// Chain building (§9a.2): `oj(c1) * 1000 + oj(c2) * 100 + blocks left`, bucketed by c2.
+    Chain,
+    /// Skill building (§9a.5): blocks the skill would destroy times the gauge (at most 80),
+    /// bucketed by those blocks; with `count_blocks` (the qualifier) the numbered blocks on the
+    /// field are added to the destroyed ones.
+    Skill { count_blocks: bool },
+}
+
 /// Everything one beam search is asked to do.
 #[derive(Clone, Debug)]
 pub struct BeamConfig {
@@ -71,6 +84,9 @@ pub struct BeamConfig {
     /// Turn-0 penalty for tall columns (§9a.2).
     pub height_cutoff: HeightCutoff,
     pub injection: Option<Injection>,
+    /// Only this first move is tried (the safety beams ask what follows a given move).
+    pub first_move: Option<Action>,
+    pub eval: BeamEval,
     /// Wall-clock limit (`-ftl` and friends).
     pub deadline: Option<Instant>,
     /// Stop at the first depth boundary after this many nodes were evaluated; unlike the
@@ -91,6 +107,8 @@ impl BeamConfig {
             max_x: DROPS / 4 - 1,
             height_cutoff: HeightCutoff::Off,
             injection: None,
+            first_move: None,
+            eval: BeamEval::Chain,
             deadline: None,
             node_budget: None,
         }
@@ -359,7 +377,12 @@ fn evaluate<N: Neighbourhood>(
     node: &Node,
     next_pack: Option<&PreparedPack>,
     cutoff: HeightCutoff,
+    eval: BeamEval,
 ) {
+    if let BeamEval::Skill { count_blocks } = eval {
+        evaluate_skill(child, &node.state, count_blocks);
+        return;
+    }
     let tall = cutoff != HeightCutoff::Off
         && node
             .state
@@ -382,6 +405,20 @@ fn evaluate<N: Neighbourhood>(
         (true, HeightCutoff::Qualifier) => 0,
         _ => path_part + best.score,
     };
+}
+
+/// Skill-mode rank (§9a.5): what the skill would destroy, weighed by how full the gauge is.
+fn evaluate_skill(child: &mut Child, state: &PlayerState, count_blocks: bool) {
+    let destroyed = state.field.skill_targets().popcount();
+    let worth = destroyed
+        + if count_blocks {
+            state.field.number_blocks()
+        } else {
+            0
+        };
+    child.chain = destroyed.min(SKILL_BUCKETS) as u8;
+    child.fire = 0;
+    child.total = i64::from(worth) * i64::from(state.gauge.min(SKILL_COST));
 }
 
 /// One depth's frontier and how each node was reached.
@@ -504,6 +541,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
             &root,
             self.root.packs.first(),
             self.config.height_cutoff,
+            self.config.eval,
         );
         self.progress.count(u64::from(DROPS));
         // The root's own chain is reported, but the target and stop rules, like the node
@@ -578,7 +616,11 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
         let frontier = &self.levels.last().expect("root level").nodes;
         let pack = &self.root.packs[depth];
         let injected = self.injected(depth);
-        let drops = &self.drops;
+        let forced = self.config.first_move.filter(|_| depth == 0);
+        let drops: &[Action] = match &forced {
+            Some(action) => std::slice::from_ref(action),
+            None => &self.drops,
+        };
         let progress = &self.progress;
         frontier
             .par_iter()
@@ -613,6 +655,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
         let next_pack = self.root.packs.get(depth + 1);
         let injected = self.injected(depth);
         let cutoff = self.config.height_cutoff;
+        let eval = self.config.eval;
         let progress = &self.progress;
         let evaluated: Vec<bool> = children
             .par_iter_mut()
@@ -623,7 +666,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
                 let parent = &frontier[child.parent as usize];
                 let action = Action::ALL[child.action as usize];
                 let node = play::<N>(parent, pack, action, injected).expect("played before");
-                evaluate::<N>(child, &node, next_pack, cutoff);
+                evaluate::<N>(child, &node, next_pack, cutoff, eval);
                 progress.count(1 + u64::from(DROPS));
                 true
             })
@@ -1044,11 +1087,60 @@ mod tests {
         let score = |cutoff| {
             let mut c = child(0, 0, 0);
             c.path_chain = 9;
-            evaluate::<Shift>(&mut c, &node, Some(&p.packs[0]), cutoff);
+            evaluate::<Shift>(&mut c, &node, Some(&p.packs[0]), cutoff, BeamEval::Chain);
             c.total
         };
         assert_eq!(score(HeightCutoff::Qualifier), 0);
         assert_eq!(score(HeightCutoff::Final), chain_ojama(9) * 1000);
         assert!(score(HeightCutoff::Off) > chain_ojama(9) * 1000);
+    }
+
+    #[test]
+    fn a_forced_first_move_starts_every_path() {
+        let p = position("initial");
+        let forced = Action::Drop { x: 7, rot: 2 };
+        let config = BeamConfig {
+            first_move: Some(forced),
+            ..BeamConfig::new(4, 100, 40)
+        };
+        let r = search::<Shift>(root(&p), &config);
+        assert_eq!(r.plan.first(), Some(&forced));
+    }
+
+    #[test]
+    fn the_skill_evaluation_ranks_by_destroyable_blocks_and_gauge() {
+        let field = crate::sim::Field::from_picture(&["15", "55"]).expect("picture");
+        let node = Node {
+            state: PlayerState {
+                field,
+                gauge: 90,
+                ..PlayerState::default()
+            },
+            enemy_ojama: 0,
+            path_chain: 0,
+        };
+        let mut c = child(0, 0, 0);
+        evaluate::<Shift>(
+            &mut c,
+            &node,
+            None,
+            HeightCutoff::Off,
+            BeamEval::Skill {
+                count_blocks: false,
+            },
+        );
+        assert_eq!((c.chain, c.total), (4, 4 * 80), "the gauge counts up to 80");
+        evaluate::<Shift>(
+            &mut c,
+            &node,
+            None,
+            HeightCutoff::Off,
+            BeamEval::Skill { count_blocks: true },
+        );
+        assert_eq!(
+            c.total,
+            (4 + 4) * 80,
+            "the qualifier adds the numbered blocks"
+        );
     }
 }

@@ -2,8 +2,15 @@
 //! full searches share.
 
 pub mod beam;
+pub mod decide;
+pub mod enemy;
+pub mod eval;
+pub mod full;
 pub mod key;
+pub mod plan;
 pub mod timeman;
 pub mod tt;
 
-pub use beam::{search as beam_search, BeamConfig, BeamResult, BeamRoot, Injection, Target};
+pub use beam::{
+    search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
+};

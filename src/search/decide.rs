@@ -1,0 +1,726 @@
+//! The complete AI's turn (reference §8): the first plan, the counter-attack analysis (§9e),
+//! the per-turn, enemy, safety and skill beams (§9b, 9f, 9g), the enemy's and my full searches
+//! (§9c, 9d), and the choice between the beam's move and the search's (§9h), every part inside
+//! a time budget scaled to the clock (§9i).
+
+use std::marker::PhantomData;
+use std::time::{Duration, Instant};
+
+use ysai_tables::chain_ojama;
+
+use super::beam::{
+    search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
+};
+use super::enemy::{self, EnemyLine, StatusTable, ANY};
+use super::eval::{dead_ojama, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
+use super::full::{EnemyModel, FullSearch, RootValues, LOST};
+use super::plan::Plan;
+use super::timeman::{depth_caps, Clock};
+use super::tt::TranspositionTable;
+use crate::params::Params;
+use crate::sim::game::{OJAMA_ROW, SKILL_COST};
+use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME};
+
+/// Turns before this one play the first plan without a search (the qualifier's window).
+const TRUSTED_PLAN_TURNS: usize = 8;
+/// Below this much time left (at the qualifier's 20 s per turn; scaled to the turn limit)
+/// no beam of any kind runs.
+const BEAM_RESERVE_MS: u64 = 30_000;
+/// The original's per-turn limit, which its time thresholds assume.
+const QUALIFIER_TURN_MS: u64 = 20_000;
+/// "Not reachable" in the earliest-chain tables of the skill decision.
+const NEVER: usize = 1000;
+/// The counter analysis runs only when my best chain now is at least this long.
+const COUNTER_MIN_CHAIN: u32 = 7;
+/// Depth of the counter analysis's second beam.
+const COUNTER_BEAM_DEPTH: usize = 10;
+/// Above this chain a first move is penalised when the enemy's counter is bigger.
+const COUNTER_PENALTY_CHAIN: u32 = 5;
+/// The first plan's target chain when `-bcm` is off.
+const DEFAULT_PLAN_CHAIN: u32 = 12;
+/// Plies searched to find the move that survives longest when every move loses.
+const SURVIVAL_PLIES: usize = 3;
+
+/// The turn as the AI sees it.
+pub struct Position<'a> {
+    pub turn: usize,
+    /// This turn's pack, then the following ones.
+    pub packs: &'a [PreparedPack],
+    pub me: &'a PlayerState,
+    pub enemy: &'a PlayerState,
+    pub time_left_ms: i64,
+}
+
+/// Why the move was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The first plan, in its trusted opening window.
+    Plan,
+    /// The plan's move, kept after the search.
+    PlanKept,
+    /// The per-turn or skill beam's move, close enough to the search's best.
+    Beam,
+    /// The full search's best move.
+    Search,
+    /// Every move loses: the one that survives longest.
+    Survival,
+}
+
+/// What the AI decided and why: the answer and what `-tm` prints.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    pub action: Action,
+    pub reason: Reason,
+    pub my_first_chain: u32,
+    pub enemy_first_chain: u32,
+    pub value: f64,
+    pub beam_value: Option<f64>,
+    pub depths: (usize, usize),
+    pub skill_mode: bool,
+    pub situation_changed: bool,
+    pub elapsed: Duration,
+}
+
+/// What was assumed at the end of the last turn, to notice that the game took a turn nobody
+/// planned for (§9g).
+#[derive(Clone, Copy, Debug, Default)]
+struct Situation {
+    stock: [i64; 2],
+    field_ojama: [u32; 2],
+    score: [i64; 2],
+}
+
+impl Situation {
+    fn expect_after(players: [&PlayerState; 2]) -> Self {
+        let mut next = Situation::default();
+        for (i, p) in players.iter().enumerate() {
+            let falls = p.ojama >= OJAMA_ROW;
+            next.stock[i] = if falls { p.ojama - OJAMA_ROW } else { p.ojama };
+            next.field_ojama[i] =
+                p.field.ojama().popcount() + if falls { OJAMA_ROW as u32 } else { 0 };
+            next.score[i] = p.score;
+        }
+        next
+    }
+
+    fn changed(&self, players: [&PlayerState; 2]) -> bool {
+        players.iter().enumerate().any(|(i, p)| {
+            self.stock[i] / OJAMA_ROW != p.ojama / OJAMA_ROW
+                || self.field_ojama[i] != p.field.ojama().popcount()
+                || self.score[i] + 10 <= p.score
+        })
+    }
+}
+
+/// The AI's memory between turns of one game.
+pub struct Decider<N: Neighbourhood> {
+    params: Params,
+    plan: Option<Plan>,
+    /// The plan is followed before this turn (`firstbeamdepth`).
+    plan_end: usize,
+    skill_mode: bool,
+    expected: Option<Situation>,
+    tt: Option<TranspositionTable>,
+    neighbours: PhantomData<N>,
+}
+
+/// The largest chain a move can fire now (after the turn's ojama row) and that move, ranked
+/// as §6.2 does: `oj(chain) * 100 + numbered blocks left`.
+pub fn first_max_chain<N: Neighbourhood>(
+    state: &PlayerState,
+    pack: &PreparedPack,
+) -> (u32, Option<Action>) {
+    let mut root = *state;
+    root.drop_pending_ojama();
+    let mut best: Option<(i64, u32, Action)> = None;
+    for &action in Action::drops() {
+        let mut after = root;
+        let result = after.act::<N>(pack, action);
+        if result.dead {
+            continue;
+        }
+        let rank = chain_ojama(result.chains) * 100 + i64::from(after.field.number_blocks());
+        if best.is_none_or(|(r, _, _)| rank > r) {
+            best = Some((rank, result.chains, action));
+        }
+    }
+    best.map_or((0, None), |(_, chain, action)| (chain, Some(action)))
+}
+
+impl<N: Neighbourhood> Decider<N> {
+    pub fn new(params: &Params) -> Self {
+        Decider {
+            params: params.clone(),
+            plan: None,
+            plan_end: 0,
+            skill_mode: params.first_skill_mode,
+            expected: None,
+            tt: params
+                .use_tt
+                .then(|| TranspositionTable::new(params.tt_megabytes)),
+            neighbours: PhantomData,
+        }
+    }
+
+    fn clock(&self, pos: &Position<'_>) -> Clock {
+        Clock {
+            game_left_ms: pos.time_left_ms,
+            turn_limit_ms: self.params.turn_limit_ms,
+        }
+    }
+
+    /// Whether the clock allows beams: the original's 30 s reserve, scaled to the turn limit.
+    fn beams_allowed(&self, pos: &Position<'_>) -> bool {
+        let reserve = BEAM_RESERVE_MS * self.params.turn_limit_ms / QUALIFIER_TURN_MS;
+        pos.time_left_ms >= reserve as i64
+    }
+
+    /// Limits a helper beam to its time flag scaled to the clock, and to `--beam-nodes` if
+    /// set (which makes the whole decision reproducible).
+    fn limit(&self, pos: &Position<'_>, config: &mut BeamConfig, flag_ms: u64) {
+        config.deadline = Some(Instant::now() + self.clock(pos).budget(flag_ms));
+        if self.params.beam_nodes > 0 {
+            config.node_budget = Some(self.params.beam_nodes);
+        }
+    }
+
+    pub fn decide(&mut self, pos: &Position<'_>) -> Decision {
+        let start = Instant::now();
+        let pack = &pos.packs[0];
+        let (my_first, my_fire) = first_max_chain::<N>(pos.me, pack);
+        let (enemy_first, _) = first_max_chain::<N>(pos.enemy, pack);
+        let situation_changed = self.note_situation(pos);
+        let beams = self.beams_allowed(pos);
+        let mut decision = Decision {
+            action: Action::drops()[0],
+            reason: Reason::Search,
+            my_first_chain: my_first,
+            enemy_first_chain: enemy_first,
+            value: LOST,
+            beam_value: None,
+            depths: (0, 0),
+            skill_mode: self.skill_mode,
+            situation_changed,
+            elapsed: Duration::ZERO,
+        };
+        let counter = if beams && self.params.check_first_chain {
+            self.counter_analysis(pos, my_first, my_fire, enemy_first)
+        } else {
+            CounterVerdict::default()
+        };
+        if pos.turn == 0 {
+            self.first_plan(pos, start);
+        }
+        let planned = self.planned_move(pos);
+        if let Some(action) = planned.filter(|_| pos.turn < TRUSTED_PLAN_TURNS) {
+            decision.action = action;
+            decision.reason = Reason::Plan;
+            return self.finish(decision, start);
+        }
+        let clock = self.clock(pos);
+        let deadline = clock.deadline(start, self.params.turn_limit_ms);
+        let (my_depth, enemy_depth) = self.depths(pos);
+        let Some(table) = self.enemy_search(pos, enemy_depth, deadline) else {
+            decision.action = survival_move::<N>(pos);
+            decision.reason = Reason::Survival;
+            return self.finish(decision, start);
+        };
+        let mut ctx = EvalContext::new(&self.params);
+        ctx.enemy_field_ojama = i64::from(pos.enemy.field.ojama().popcount());
+        ctx.counter = counter;
+        let beam_move = match planned {
+            Some(action) => Some(action),
+            None if self.params.next_chain && beams => {
+                self.turn_beams(pos, my_first, enemy_first, &table, &mut ctx)
+            }
+            None => None,
+        };
+        ctx.skill_mode = self.skill_mode;
+        decision.skill_mode = self.skill_mode;
+        let Some((values, depth)) = self.my_search(pos, &table, &ctx, my_depth, deadline) else {
+            decision.action = survival_move::<N>(pos);
+            decision.reason = Reason::Survival;
+            return self.finish(decision, start);
+        };
+        decision.depths = (table.depth(), depth);
+        self.choose(pos, &values, planned, beam_move, &mut decision);
+        self.finish(decision, start)
+    }
+
+    fn finish(&self, mut decision: Decision, start: Instant) -> Decision {
+        decision.elapsed = start.elapsed();
+        decision
+    }
+
+    /// Leaves skill mode when the game took an unplanned turn; remembers what to expect next.
+    fn note_situation(&mut self, pos: &Position<'_>) -> bool {
+        let players = [pos.me, pos.enemy];
+        let changed = self.expected.is_some_and(|e| e.changed(players));
+        if changed {
+            self.skill_mode = false;
+        }
+        self.expected = Some(Situation::expect_after(players));
+        changed
+    }
+
+    /// The first beam (§9a.3): the plan, followed until `firstbeamdepth`.
+    fn first_plan(&mut self, pos: &Position<'_>, start: Instant) {
+        let mut config = BeamConfig::first_beam(&self.params);
+        config.deadline = Some(
+            self.clock(pos)
+                .deadline(start, self.params.first_time_limit_ms),
+        );
+        let result = beam_search::<N>(beam_root(pos.me, pos.enemy, pos.packs), &config);
+        let target = if self.params.beam_chain_max > 0 {
+            self.params.beam_chain_max as u32
+        } else {
+            DEFAULT_PLAN_CHAIN
+        };
+        let reach = result.earliest_depth(target).unwrap_or(result.depth);
+        self.plan_end = pos.turn + reach;
+        self.plan = Some(Plan::new::<N>(pos.turn, pos.me, pos.packs, result.plan));
+    }
+
+    /// This turn's plan move while the plan is active and on track; the plan is dropped
+    /// otherwise.
+    fn planned_move(&mut self, pos: &Position<'_>) -> Option<Action> {
+        if pos.turn >= self.plan_end {
+            self.plan = None;
+        }
+        let action = self.plan.as_ref().and_then(|p| p.next(pos.turn, pos.me));
+        let safe = action.filter(|&a| survives::<N>(pos.me, &pos.packs[0], a));
+        if safe.is_none() {
+            self.plan = None;
+        }
+        safe
+    }
+
+    /// Search depths, capped by the time left (§9i) unless `-it`.
+    fn depths(&self, pos: &Position<'_>) -> (usize, usize) {
+        let mine = self.params.search_depth.clamp(1, MAX_DEPTH);
+        let enemy = self.params.enemy_search_depth.min(MAX_DEPTH);
+        if self.params.ignore_time {
+            return (mine, enemy);
+        }
+        let remaining = PACKS_PER_GAME as i64 - pos.turn as i64;
+        let scale =
+            |ms: i64| ms * QUALIFIER_TURN_MS as i64 / self.params.turn_limit_ms.max(1) as i64;
+        depth_caps(scale(pos.time_left_ms), remaining, mine, enemy)
+    }
+
+    /// The enemy's full search, deepened one ply at a time until `depth` or the deadline.
+    fn enemy_search(
+        &self,
+        pos: &Position<'_>,
+        depth: usize,
+        deadline: Instant,
+    ) -> Option<StatusTable> {
+        let root = EnemyLine::root(pos.enemy, pos.me.ojama, pos.me.gauge, 0);
+        let mut done = None;
+        for d in 0..=depth {
+            if let Some(tt) = &self.tt {
+                tt.clear();
+            }
+            match enemy::search::<N>(root, pos.packs, d, self.tt.as_ref(), Some(deadline)) {
+                Some(table) => done = Some(table),
+                None => break,
+            }
+        }
+        done
+    }
+
+    /// My full search, deepened until `depth` or the deadline: the values of the deepest
+    /// depth that finished with a surviving move.
+    fn my_search(
+        &self,
+        pos: &Position<'_>,
+        table: &StatusTable,
+        ctx: &EvalContext,
+        depth: usize,
+        deadline: Instant,
+    ) -> Option<(RootValues, usize)> {
+        let root = root_line(pos);
+        let model = EnemyModel {
+            branch: self.params.ai2_minimax && self.params.ai3_min_over_drops,
+            branch_on_big_attack: self.params.ai3_big_attack,
+        };
+        let mut done = None;
+        for d in 1..=depth {
+            if let Some(tt) = &self.tt {
+                tt.clear();
+            }
+            let search = FullSearch {
+                packs: pos.packs,
+                depth: d,
+                enemy: table,
+                model,
+                eval: ctx,
+                tt: self.tt.as_ref(),
+                deadline: Some(deadline),
+            };
+            match search.run::<N>(&root) {
+                Some(values) if values.best().is_some() => done = Some((values, d)),
+                Some(_) => {}
+                None => break,
+            }
+        }
+        done
+    }
+
+    /// The move to play (§9h) among the search's best, the plan's and the beam's.
+    fn choose(
+        &mut self,
+        pos: &Position<'_>,
+        values: &RootValues,
+        planned: Option<Action>,
+        beam_move: Option<Action>,
+        decision: &mut Decision,
+    ) {
+        let (best, best_value) = values
+            .best()
+            .expect("my_search keeps only surviving depths");
+        decision.action = best;
+        decision.value = best_value;
+        decision.reason = Reason::Search;
+        let p = &self.params;
+        if let Some(plan_move) = planned {
+            if pos.me.ojama >= OJAMA_ROW {
+                self.plan = None;
+                return;
+            }
+            let bh = values.value_of(plan_move);
+            decision.beam_value = Some(bh);
+            let (max, min, diff) = (
+                f64::from(p.beam_ignore_eval_max),
+                f64::from(p.beam_ignore_eval_min),
+                f64::from(p.beam_ignore_eval_diff),
+            );
+            let keep = best_value == bh
+                || (!(best_value >= max && bh < max)
+                    && bh > LOST
+                    && !(bh < min && best_value - bh >= diff));
+            if keep {
+                decision.action = plan_move;
+                decision.value = bh;
+                decision.reason = Reason::PlanKept;
+            } else if best != plan_move {
+                self.plan = None;
+            }
+        } else if let Some(beam) = beam_move {
+            let bh = values.value_of(beam);
+            decision.beam_value = Some(bh);
+            if bh > LOST && best_value - bh < f64::from(p.next_beam_ignore_eval_diff) {
+                decision.action = beam;
+                decision.value = bh;
+                decision.reason = Reason::Beam;
+            }
+        }
+    }
+
+    /// The counter-attack analysis (§9e): if I can fire a big chain now, can the enemy answer
+    /// with a bigger one, with or without my attack in its stock?
+    fn counter_analysis(
+        &self,
+        pos: &Position<'_>,
+        my_first: u32,
+        my_fire: Option<Action>,
+        enemy_first: u32,
+    ) -> CounterVerdict {
+        let none = CounterVerdict::default();
+        let after_row = |stock: i64| {
+            if stock >= OJAMA_ROW {
+                stock - OJAMA_ROW
+            } else {
+                stock
+            }
+        };
+        let net = after_row(pos.enemy.ojama) - after_row(pos.me.ojama) + chain_ojama(my_first);
+        if my_first <= enemy_first || my_first < COUNTER_MIN_CHAIN || net < OJAMA_ROW {
+            return none;
+        }
+        let p = &self.params;
+        let root = beam_root(pos.enemy, pos.me, pos.packs);
+        let mut soon = BeamConfig::new(
+            p.enemy_beam_depth,
+            p.enemy_beam_width,
+            p.enemy_beam_chain_width,
+        );
+        self.limit(pos, &mut soon, p.enemy_beam_time_ms);
+        if beam_search::<N>(root, &soon).max_chain < my_first {
+            return none;
+        }
+        let mut answer = BeamConfig::new(
+            COUNTER_BEAM_DEPTH,
+            p.enemy_beam_width,
+            p.enemy_beam_chain_width,
+        );
+        answer.injection = Some(Injection {
+            after_moves: 1,
+            ojama: chain_ojama(my_first),
+        });
+        self.limit(pos, &mut answer, p.enemy_beam_time_ms);
+        let result = beam_search::<N>(root, &answer);
+        let counter = result.max_chain;
+        if counter < my_first && (!result.timed_out || result.depth >= 7) {
+            CounterVerdict {
+                bonus: my_fire
+                    .map(|fire| (fire, (chain_ojama(my_first) - chain_ojama(counter)) as f64)),
+                penalty: None,
+            }
+        } else if counter > my_first {
+            CounterVerdict {
+                bonus: None,
+                penalty: Some((COUNTER_PENALTY_CHAIN, chain_ojama(counter))),
+            }
+        } else {
+            none
+        }
+    }
+
+    /// The beams of a turn without a plan (§9b, 9f, 9g): my per-turn beam, the enemy's beam
+    /// and the skill-mode decision, then the safety beams; or the skill beam in skill mode.
+    /// Returns the beam's move.
+    fn turn_beams(
+        &mut self,
+        pos: &Position<'_>,
+        my_first: u32,
+        enemy_first: u32,
+        table: &StatusTable,
+        ctx: &mut EvalContext,
+    ) -> Option<Action> {
+        if !self.skill_mode {
+            let p = &self.params;
+            let mut config = BeamConfig::turn_beam(p, my_first);
+            self.limit(pos, &mut config, p.next_beam_time_ms);
+            let mine = beam_search::<N>(beam_root(pos.me, pos.enemy, pos.packs), &config);
+            let beam_move = mine.plan.first().copied();
+            let enemy = self.enemy_beam(pos, enemy_first);
+            self.skill_mode = self.enter_skill_mode(
+                pos,
+                &Reach::new(&mine, my_first),
+                &Reach::new(&enemy, enemy_first),
+            );
+            if !self.skill_mode {
+                if let Some(first) = beam_move {
+                    ctx.safety = self.safety_beams(pos, table, first);
+                }
+                return beam_move;
+            }
+        }
+        self.skill_beam(pos)
+    }
+
+    fn enemy_beam(&self, pos: &Position<'_>, enemy_first: u32) -> BeamResult {
+        let p = &self.params;
+        let mut config = BeamConfig::new(
+            p.next_beam_depth,
+            p.next_enemy_beam_width,
+            p.next_enemy_beam_chain_width,
+        );
+        let aim = if enemy_first <= 5 {
+            10
+        } else {
+            enemy_first + 5
+        };
+        config.target = Some(Target {
+            chain: aim,
+            keep_offset: p.beam_chain_max_minus,
+            stop: false,
+        });
+        self.limit(pos, &mut config, p.next_enemy_beam_time_ms);
+        beam_search::<N>(beam_root(pos.enemy, pos.me, pos.packs), &config)
+    }
+
+    /// Whether to give up chains and build for the skill (§9g).
+    fn enter_skill_mode(&self, pos: &Position<'_>, mine: &Reach, enemy: &Reach) -> bool {
+        let p = &self.params;
+        let field_ojama = pos.me.field.ojama().popcount();
+        let targets = pos.me.field.skill_targets().popcount();
+        let e12 = enemy.earliest(12);
+        let outpaced = [(12, 3), (11, 3), (10, 2), (9, 1), (8, 0)]
+            .iter()
+            .all(|&(c, lead)| mine.earliest(c) >= e12.saturating_add(lead));
+        let hopeless = field_ojama >= 20
+            && pos.enemy.ojama < 20
+            && enemy.max >= 12
+            && !(i64::from(mine.max) >= i64::from(p.next_beam_min_chain) && targets < 10)
+            && outpaced;
+        let extra = if p.skill_mode_final {
+            mine.max < 7
+        } else {
+            field_ojama > 10 && i64::from(mine.max) < i64::from(p.next_beam_min_chain)
+        };
+        hopeless || extra
+    }
+
+    /// The safety beams (§9f): following the beam move, what can I still fire if the enemy
+    /// attacks at depth d?
+    fn safety_beams(
+        &self,
+        pos: &Position<'_>,
+        table: &StatusTable,
+        first: Action,
+    ) -> Option<SafetyBonus> {
+        let p = &self.params;
+        let mut bonus = [0; MAX_DEPTH + 1];
+        let (mut bits, mut mine, mut theirs) = (0u8, pos.me.ojama, pos.enemy.ojama);
+        let mut any = false;
+        for d in 1..=table.depth() {
+            if theirs >= OJAMA_ROW {
+                bits |= 1 << (d - 1);
+                theirs -= OJAMA_ROW;
+            }
+            if mine >= OJAMA_ROW {
+                mine -= OJAMA_ROW;
+            }
+            let status = table.get(ANY, bits, d);
+            let attack = chain_ojama(status.max_chain).max(status.max_skill_ojama);
+            if attack < OJAMA_ROW || attack + mine - theirs < OJAMA_ROW {
+                continue;
+            }
+            let mut config = BeamConfig::new(
+                p.dropped_beam_depth,
+                p.dropped_beam_width,
+                p.dropped_beam_chain_width,
+            );
+            config.first_move = Some(first);
+            config.injection = Some(Injection {
+                after_moves: d,
+                ojama: attack,
+            });
+            self.limit(pos, &mut config, p.dropped_beam_time_ms);
+            let result = beam_search::<N>(beam_root(pos.me, pos.enemy, pos.packs), &config);
+            bonus[d] = chain_ojama(result.max_chain);
+            any = true;
+        }
+        any.then_some(SafetyBonus { first, bonus })
+    }
+
+    fn skill_beam(&self, pos: &Position<'_>) -> Option<Action> {
+        let p = &self.params;
+        let mut config = BeamConfig::new(
+            p.skill_beam_depth,
+            p.skill_beam_width,
+            p.skill_beam_chain_width,
+        );
+        config.eval = BeamEval::Skill { count_blocks: true };
+        self.limit(pos, &mut config, p.skill_beam_time_ms);
+        beam_search::<N>(beam_root(pos.me, pos.enemy, pos.packs), &config)
+            .plan
+            .first()
+            .copied()
+    }
+}
+
+/// The first depth at which each chain is available to a side: now for chains up to its
+/// best this turn, else from its beam.
+struct Reach<'a> {
+    beam: &'a BeamResult,
+    now: u32,
+    max: u32,
+}
+
+impl<'a> Reach<'a> {
+    fn new(beam: &'a BeamResult, now: u32) -> Self {
+        Reach {
+            beam,
+            now,
+            max: now.max(beam.max_chain),
+        }
+    }
+
+    fn earliest(&self, chain: u32) -> usize {
+        if chain <= self.now {
+            0
+        } else {
+            self.beam.earliest_depth(chain).unwrap_or(NEVER)
+        }
+    }
+}
+
+fn beam_root<'a>(me: &PlayerState, enemy: &PlayerState, packs: &'a [PreparedPack]) -> BeamRoot<'a> {
+    BeamRoot {
+        state: *me,
+        enemy_ojama: enemy.ojama,
+        packs,
+    }
+}
+
+/// My search's root line (§6.1).
+fn root_line(pos: &Position<'_>) -> Line {
+    let enemy_field = &pos.enemy.field;
+    Line {
+        me: *pos.me,
+        enemy_ojama: pos.enemy.ojama,
+        enemy_gauge: pos.enemy.gauge,
+        turn: pos.turn,
+        sent: 0,
+        decisive_turn: 0,
+        chain: 0,
+        max_chain: 0,
+        first: None,
+        first_chain: 0,
+        dead_ojama: [dead_ojama(&pos.me.field), dead_ojama(enemy_field)],
+        enemy_bits: 0,
+        enemy_may_skill: false,
+        enemy_skill_targets: i64::from(enemy_field.skill_targets().popcount()),
+        enemy_no_skill_min_blocks: 0,
+        enemy_skill_ojama_gain: 0,
+        enemy_min_field_ojama: i64::from(enemy_field.ojama().popcount()),
+        attacked_depths: 0,
+        attack_depth: 0,
+        spared_depths: 0,
+        assumed_attack: 0,
+        assumed_gauge_damage: 0,
+    }
+}
+
+/// Whether `action` is legal and keeps me alive this turn.
+fn survives<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack, action: Action) -> bool {
+    if !me.is_legal(action) {
+        return false;
+    }
+    let mut state = *me;
+    state.drop_pending_ojama();
+    !state.act::<N>(pack, action).dead
+}
+
+/// When every move loses: the legal move after which I survive the most turns (my moves only,
+/// a few plies deep), the first in search order among equals.
+pub fn survival_move<N: Neighbourhood>(pos: &Position<'_>) -> Action {
+    let mut best = (0, Action::drops()[0]);
+    for action in pos.me.legal_actions() {
+        let turns = survival::<N>(pos.me, pos.packs, action, SURVIVAL_PLIES);
+        if turns > best.0 {
+            best = (turns, action);
+        }
+    }
+    best.1
+}
+
+/// Turns survived by playing `action` now and the best moves after it, up to `plies` more.
+fn survival<N: Neighbourhood>(
+    state: &PlayerState,
+    packs: &[PreparedPack],
+    action: Action,
+    plies: usize,
+) -> usize {
+    let Some(pack) = packs.first() else {
+        return 0;
+    };
+    let mut next = *state;
+    next.drop_pending_ojama();
+    if next.act::<N>(pack, action).dead {
+        return 0;
+    }
+    if plies == 0 {
+        return 1;
+    }
+    let rest = next
+        .legal_actions()
+        .filter(|&a| a != Action::Skill || next.gauge >= SKILL_COST)
+        .map(|a| survival::<N>(&next, &packs[1..], a, plies - 1))
+        .max()
+        .unwrap_or(0);
+    1 + rest
+}

@@ -1,0 +1,461 @@
+//! The enemy's full search "+alpha" (reference §9c): every line of the enemy's moves a few
+//! plies deep, with extra branches in which my attack drops a row on it, summarised per
+//! condition (skill use, rows fallen, depth) as the enemy's best case. My search reads the
+//! summary instead of simulating the enemy.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use ysai_tables::skill_ojama;
+
+use super::eval::MAX_DEPTH;
+use super::key::WordHasher;
+use super::tt::TranspositionTable;
+use crate::sim::game::{gauge_damage, offset_ojama, OJAMA_ROW, SKILL_COST};
+use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
+
+/// Whether the enemy has used its skill on a line: never, before this move, on this move.
+pub const NEVER: usize = 0;
+pub const BEFORE: usize = 1;
+pub const NOW: usize = 2;
+/// Combined indices: "before or now", and "any".
+pub const USED: usize = 3;
+pub const ANY: usize = 4;
+const INDICES: usize = 5;
+
+/// The enemy's best case under one condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Status {
+    /// Some surviving enemy line reached this condition.
+    pub reached: bool,
+    pub chained: bool,
+    pub max_chain: u32,
+    /// Most ojama sent by a line so far, and by its latest skill.
+    pub max_ojama: i64,
+    pub max_skill_ojama: i64,
+    /// Most gauge a line took from me.
+    pub max_gauge_damage: i32,
+    /// Most blocks its skill could destroy.
+    pub max_skill_targets: i64,
+    pub min_blocks: i64,
+    pub min_field_ojama: i64,
+}
+
+impl Status {
+    pub const UNREACHED: Status = Status {
+        reached: false,
+        chained: false,
+        max_chain: 0,
+        max_ojama: 0,
+        max_skill_ojama: 0,
+        max_gauge_damage: 0,
+        max_skill_targets: 0,
+        min_blocks: 200,
+        min_field_ojama: 200,
+    };
+
+    /// The best case of either condition.
+    fn merge(&mut self, other: &Status) {
+        self.reached |= other.reached;
+        self.chained |= other.chained;
+        self.max_chain = self.max_chain.max(other.max_chain);
+        self.max_ojama = self.max_ojama.max(other.max_ojama);
+        self.max_skill_ojama = self.max_skill_ojama.max(other.max_skill_ojama);
+        self.max_gauge_damage = self.max_gauge_damage.max(other.max_gauge_damage);
+        self.max_skill_targets = self.max_skill_targets.max(other.max_skill_targets);
+        self.min_blocks = self.min_blocks.min(other.min_blocks);
+        self.min_field_ojama = self.min_field_ojama.min(other.min_field_ojama);
+    }
+}
+
+/// The summary of an enemy search of `depth` plies: a status per skill index, rows-fallen
+/// bits and depth, and which conditions the enemy was searched from (to tell a dead
+/// condition from one never looked at).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatusTable {
+    depth: usize,
+    data: Vec<Status>,
+    /// `[used before][bits][depth]`: a node with these conditions tried its moves.
+    expanded: Vec<bool>,
+}
+
+impl StatusTable {
+    pub fn new(depth: usize) -> Self {
+        let depth = depth.min(MAX_DEPTH);
+        let patterns = 1 << depth;
+        StatusTable {
+            depth,
+            data: vec![Status::UNREACHED; INDICES * patterns * (depth + 1)],
+            expanded: vec![false; 2 * patterns * (depth + 1)],
+        }
+    }
+
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    fn index(&self, idx: usize, bits: u8, depth: usize) -> usize {
+        (idx * (1 << self.depth) + usize::from(bits)) * (self.depth + 1) + depth
+    }
+
+    fn expanded_index(&self, used: bool, bits: u8, depth: usize) -> usize {
+        (usize::from(used) * (1 << self.depth) + usize::from(bits)) * (self.depth + 1) + depth
+    }
+
+    pub fn get(&self, idx: usize, bits: u8, depth: usize) -> &Status {
+        &self.data[self.index(idx, bits, depth)]
+    }
+
+    fn get_mut(&mut self, idx: usize, bits: u8, depth: usize) -> &mut Status {
+        let i = self.index(idx, bits, depth);
+        &mut self.data[i]
+    }
+
+    /// Whether the enemy is certainly dead under this condition: it was searched into it and
+    /// no line survived. A condition the search never looked at is not a kill (the original
+    /// counted those as dead).
+    pub fn is_dead(&self, idx: usize, bits: u8, depth: usize) -> bool {
+        if depth == 0 || self.get(idx, bits, depth).reached {
+            return false;
+        }
+        let parents: &[bool] = match idx {
+            NEVER | NOW => &[false],
+            BEFORE => &[true],
+            _ => &[false, true],
+        };
+        parents
+            .iter()
+            .any(|&used| self.expanded[self.expanded_index(used, bits, depth)])
+    }
+
+    /// The status my search reads for a condition: the exact one if the enemy reached it,
+    /// else (for a condition the enemy search never produced, such as rows that fell only
+    /// because my stock differs) the best case over every rows-fallen pattern at that depth.
+    pub fn lookup(&self, idx: usize, bits: u8, depth: usize) -> Status {
+        let exact = *self.get(idx, bits, depth);
+        if exact.reached {
+            return exact;
+        }
+        let mut any = Status::UNREACHED;
+        for pattern in 0..(1u16 << self.depth) {
+            any.merge(self.get(ANY, pattern as u8, depth));
+        }
+        any
+    }
+
+    fn merge(&mut self, other: &StatusTable) {
+        for (a, b) in self.data.iter_mut().zip(&other.data) {
+            a.merge(b);
+        }
+        for (a, b) in self.expanded.iter_mut().zip(&other.expanded) {
+            *a |= b;
+        }
+    }
+
+    /// Builds the combined indices: `USED` = before or now, `ANY` = never or used.
+    fn combine(&mut self) {
+        for bits in 0..(1u16 << self.depth) {
+            let bits = bits as u8;
+            for depth in 0..=self.depth {
+                let mut used = *self.get(BEFORE, bits, depth);
+                used.merge(self.get(NOW, bits, depth));
+                let mut any = used;
+                any.merge(self.get(NEVER, bits, depth));
+                *self.get_mut(USED, bits, depth) = used;
+                *self.get_mut(ANY, bits, depth) = any;
+            }
+        }
+    }
+}
+
+/// One enemy line: its state, my stock and gauge as it sees them, and what it has done.
+#[derive(Clone, Copy, Debug)]
+pub struct EnemyLine {
+    pub me: PlayerState,
+    /// The opponent's (my) stock and gauge.
+    pub their_ojama: i64,
+    pub their_gauge: i32,
+    pub turn: usize,
+    sent: i64,
+    gauge_damage: i32,
+    skill_ojama: i64,
+    skill_index: usize,
+    chain: u32,
+    /// Bit d: a row fell on this side at the start of its d-th move.
+    bits: u8,
+}
+
+impl EnemyLine {
+    /// The enemy at the root of a turn.
+    pub fn root(enemy: &PlayerState, my_ojama: i64, my_gauge: i32, turn: usize) -> Self {
+        EnemyLine {
+            me: *enemy,
+            their_ojama: my_ojama,
+            their_gauge: my_gauge,
+            turn,
+            sent: 0,
+            gauge_damage: 0,
+            skill_ojama: 0,
+            skill_index: NEVER,
+            chain: 0,
+            bits: 0,
+        }
+    }
+
+    fn key(&self) -> u64 {
+        WordHasher::default()
+            .word(self.turn as u64 | (self.skill_index as u64) << 16 | u64::from(self.bits) << 24)
+            .word(self.me.ojama as u64)
+            .word(self.their_ojama as u64)
+            .word(self.me.gauge as u64 | (self.their_gauge as u64) << 32)
+            .word(self.sent as u64)
+            .word(self.gauge_damage as u64 | (self.skill_ojama as u64) << 32)
+            .field(&self.me.field)
+            .finish()
+    }
+
+    fn record(&self, status: &mut Status) {
+        let field = &self.me.field;
+        status.reached = true;
+        status.chained |= self.chain > 0;
+        status.max_chain = status.max_chain.max(self.chain);
+        status.max_ojama = status.max_ojama.max(self.sent);
+        if self.skill_index == NOW {
+            status.max_skill_ojama = status.max_skill_ojama.max(self.skill_ojama);
+        }
+        status.max_gauge_damage = status.max_gauge_damage.max(self.gauge_damage);
+        status.max_skill_targets = status
+            .max_skill_targets
+            .max(i64::from(field.skill_targets().popcount()));
+        status.min_blocks = status.min_blocks.min(i64::from(field.blocks().popcount()));
+        status.min_field_ojama = status
+            .min_field_ojama
+            .min(i64::from(field.ojama().popcount()));
+    }
+
+    /// Turn start: this side's row, and the opponent's (accounted only).
+    fn drop_rows(&mut self, depth: usize) {
+        if self.me.drop_pending_ojama() {
+            self.bits |= 1 << depth;
+        }
+        if self.their_ojama >= OJAMA_ROW {
+            self.their_ojama -= OJAMA_ROW;
+        }
+    }
+
+    /// Plays `action`, exchanges ojama and gauge damage; `None` if the line dies. The skill
+    /// is tried only with a 5 on the field (it would destroy nothing otherwise).
+    fn play<N: Neighbourhood>(&self, pack: &PreparedPack, action: Action) -> Option<Self> {
+        if action == Action::Skill
+            && (self.me.gauge < SKILL_COST || self.me.field.number(5).is_zero())
+        {
+            return None;
+        }
+        let mut child = *self;
+        let result = child.me.act::<N>(pack, action);
+        if result.dead {
+            return None;
+        }
+        child.turn += 1;
+        child.chain = result.chains;
+        child.sent += result.ojama;
+        child.their_ojama += result.ojama;
+        child.skill_index = match (action, self.skill_index) {
+            (Action::Skill, _) => NOW,
+            (_, NEVER) => NEVER,
+            _ => BEFORE,
+        };
+        if action == Action::Skill {
+            child.skill_ojama = skill_ojama(result.skill_destroyed);
+        }
+        let damage = gauge_damage(result.chains);
+        child.their_gauge = (child.their_gauge - damage).max(0);
+        child.gauge_damage += damage;
+        offset_ojama(&mut child.me.ojama, &mut child.their_ojama);
+        Some(child)
+    }
+}
+
+/// Shared state of one enemy search.
+struct Search<'a> {
+    packs: &'a [PreparedPack],
+    depth: usize,
+    tt: Option<&'a TranspositionTable>,
+    deadline: Option<Instant>,
+    stopped: &'a AtomicBool,
+}
+
+impl Search<'_> {
+    fn out_of_time(&self) -> bool {
+        if self.stopped.load(Ordering::Relaxed) {
+            return true;
+        }
+        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+        if late {
+            self.stopped.store(true, Ordering::Relaxed);
+        }
+        late
+    }
+
+    /// Records `line` at `depth`, then searches its moves.
+    fn visit<N: Neighbourhood>(&self, table: &mut StatusTable, mut line: EnemyLine, depth: usize) {
+        line.record(table.get_mut(line.skill_index, line.bits, depth));
+        line.drop_rows(depth);
+        if depth == self.depth || line.turn >= self.packs.len() {
+            return;
+        }
+        if depth <= 1 && self.out_of_time() {
+            return;
+        }
+        let used = line.skill_index != NEVER;
+        let e = table.expanded_index(used, line.bits, depth + 1);
+        table.expanded[e] = true;
+        if depth > 0 {
+            if let Some(tt) = self.tt {
+                let key = line.key();
+                if tt.probe(key).is_some() {
+                    return;
+                }
+                tt.store(key, 1);
+            }
+        }
+        for action in Action::ALL {
+            self.visit_move::<N>(table, &line, action, depth);
+        }
+    }
+
+    /// One move of `line`: the natural continuation and, if no row would fall on the enemy
+    /// next turn, the one in which my attack makes one fall.
+    fn visit_move<N: Neighbourhood>(
+        &self,
+        table: &mut StatusTable,
+        line: &EnemyLine,
+        action: Action,
+        depth: usize,
+    ) {
+        let pack = &self.packs[line.turn];
+        let Some(child) = line.play::<N>(pack, action) else {
+            return;
+        };
+        self.visit::<N>(table, child, depth + 1);
+        if child.me.ojama < OJAMA_ROW {
+            let mut attacked = child;
+            attacked.me.ojama = OJAMA_ROW;
+            self.visit::<N>(table, attacked, depth + 1);
+        }
+    }
+}
+
+/// The enemy's best cases over `depth` plies from `root`, its first moves searched in
+/// parallel. `None` if the deadline cut it short.
+pub fn search<N: Neighbourhood>(
+    root: EnemyLine,
+    packs: &[PreparedPack],
+    depth: usize,
+    tt: Option<&TranspositionTable>,
+    deadline: Option<Instant>,
+) -> Option<StatusTable> {
+    let depth = depth.min(MAX_DEPTH);
+    let stopped = AtomicBool::new(false);
+    let search = Search {
+        packs,
+        depth,
+        tt,
+        deadline,
+        stopped: &stopped,
+    };
+    let mut table = StatusTable::new(depth);
+    let mut line = root;
+    line.record(table.get_mut(NEVER, 0, 0));
+    line.drop_rows(0);
+    if depth > 0 && line.turn < packs.len() {
+        let e = table.expanded_index(false, line.bits, 1);
+        table.expanded[e] = true;
+        let partial = Action::ALL
+            .par_iter()
+            .map(|&action| {
+                let mut own = StatusTable::new(depth);
+                search.visit_move::<N>(&mut own, &line, action, 0);
+                own
+            })
+            .reduce(
+                || StatusTable::new(depth),
+                |mut a, b| {
+                    a.merge(&b);
+                    a
+                },
+            );
+        table.merge(&partial);
+    }
+    if stopped.load(Ordering::Relaxed) {
+        return None;
+    }
+    table.combine();
+    Some(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Field, Pack, Shift};
+
+    fn packs(n: usize) -> Vec<PreparedPack> {
+        (0..n)
+            .map(|k| PreparedPack::new(Pack::new([0, 1 + (k % 9) as u8], [9 - (k % 9) as u8, 3])))
+            .collect()
+    }
+
+    fn enemy(picture: &[&str], ojama: i64, gauge: i32) -> EnemyLine {
+        let state = PlayerState {
+            field: Field::from_picture(picture).unwrap(),
+            ojama,
+            gauge,
+            score: 0,
+        };
+        EnemyLine::root(&state, 0, 0, 0)
+    }
+
+    #[test]
+    fn the_attacked_branch_marks_a_fallen_row() {
+        let packs = packs(4);
+        let table = search::<Shift>(enemy(&["1"], 0, 0), &packs, 2, None, None).unwrap();
+        assert!(table.get(NEVER, 0, 1).reached, "natural line");
+        assert!(table.get(NEVER, 0b10, 2).reached, "my row fell at depth 1");
+        assert!(!table.is_dead(NEVER, 0b10, 2));
+        assert!(!table.get(NOW, 0, 1).reached, "no gauge, no skill");
+    }
+
+    #[test]
+    fn a_buried_enemy_is_dead_and_an_unsearched_condition_is_not() {
+        let full: Vec<&str> = std::iter::repeat_n("XXXXXXXXXX", 16).collect();
+        let packs = packs(4);
+        let table = search::<Shift>(enemy(&full, 0, 0), &packs, 2, None, None).unwrap();
+        assert!(table.is_dead(NEVER, 0, 1), "every drop tops out");
+        assert!(
+            !table.is_dead(BEFORE, 0, 1),
+            "no line ever used the skill before"
+        );
+    }
+
+    #[test]
+    fn the_skill_is_recorded_with_its_ojama() {
+        let packs = packs(4);
+        let line = enemy(&["5555", "5555"], 0, 80);
+        let table = search::<Shift>(line, &packs, 1, None, None).unwrap();
+        let skill = table.get(NOW, 0, 1);
+        assert!(skill.reached);
+        assert_eq!(skill.max_skill_ojama, skill_ojama(8));
+        assert!(table.get(ANY, 0, 1).max_ojama >= skill_ojama(8));
+    }
+
+    #[test]
+    fn the_table_does_not_change_the_summary() {
+        let packs = packs(6);
+        let line = enemy(&["12", "34", "56"], 5, 40);
+        let plain = search::<Shift>(line, &packs, 3, None, None).unwrap();
+        let tt = TranspositionTable::new(4);
+        let cached = search::<Shift>(line, &packs, 3, Some(&tt), None).unwrap();
+        assert_eq!(plain, cached);
+    }
+}

@@ -1,0 +1,325 @@
+//! My full search (reference §9d): every line of my moves a few plies deep, against the
+//! enemy's best case read from its search (§9c), leaves valued by the evaluation (§10). With
+//! `-ai3` a depth at which the enemy's attack would change who gets a row branches into "it
+//! attacks" and "it does not", and the line is worth the worse of the two.
+//!
+//! The 37 root moves are searched on rayon workers that share one lock-free transposition
+//! table. Every input of a line's value is in its key, so a hit returns exactly what the
+//! search would have computed: the result does not depend on the thread count.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::enemy::{StatusTable, ANY, BEFORE, NEVER};
+use super::eval::{evaluate, raise_gauge, EvalContext, Line, DEAD_ENEMY, DEAD_STEP};
+use super::key::WordHasher;
+use super::tt::TranspositionTable;
+use crate::sim::game::{gauge_damage, offset_ojama, GAUGE_PER_VANISH, OJAMA_ROW, SKILL_COST};
+use crate::sim::{Action, Neighbourhood, PreparedPack};
+
+/// Value of a line with no surviving move.
+pub const LOST: f64 = f64::NEG_INFINITY;
+/// A chain this long counts as a decisive blow, like the skill.
+const DECISIVE_CHAIN: u32 = 10;
+/// An enemy that has already sent this much on a line is assumed unable to attack again.
+const SPENT_ATTACK: i64 = 6;
+
+/// How the enemy is modelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EnemyModel {
+    /// `-ai3`: branch on "the enemy attacks / does not" where it matters.
+    pub branch: bool,
+    /// The final version also branched on any attack of 10 or more; the qualifier only when
+    /// the attack changes who gets a row.
+    pub branch_on_big_attack: bool,
+}
+
+/// What one full search is asked to do.
+pub struct FullSearch<'a> {
+    pub packs: &'a [PreparedPack],
+    pub depth: usize,
+    pub enemy: &'a StatusTable,
+    pub model: EnemyModel,
+    pub eval: &'a EvalContext,
+    pub tt: Option<&'a TranspositionTable>,
+    pub deadline: Option<Instant>,
+}
+
+/// The value of every root move (`LOST` for those that die or are illegal), in
+/// [`Action::ALL`] order; `None` if the deadline cut the search short.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootValues {
+    pub values: Vec<(Action, f64)>,
+}
+
+impl RootValues {
+    /// The best move: the highest value, the first in search order among equals.
+    pub fn best(&self) -> Option<(Action, f64)> {
+        self.values.iter().copied().filter(|(_, v)| *v > LOST).fold(
+            None,
+            |best: Option<(Action, f64)>, (a, v)| match best {
+                Some((_, bv)) if bv >= v => best,
+                _ => Some((a, v)),
+            },
+        )
+    }
+
+    pub fn value_of(&self, action: Action) -> f64 {
+        self.values
+            .iter()
+            .find(|(a, _)| *a == action)
+            .map_or(LOST, |(_, v)| *v)
+    }
+}
+
+impl FullSearch<'_> {
+    /// Searches every root move from `root` (a line at the start of its turn, before its ojama
+    /// row).
+    pub fn run<N: Neighbourhood>(&self, root: &Line) -> Option<RootValues> {
+        let stopped = AtomicBool::new(false);
+        let worker = Worker {
+            search: self,
+            stopped: &stopped,
+        };
+        let mut node = *root;
+        node.drop_rows(0);
+        let values: Vec<(Action, f64)> = Action::ALL
+            .par_iter()
+            .map(|&action| (action, worker.root_move::<N>(&node, action)))
+            .collect();
+        if stopped.load(Ordering::Relaxed) {
+            return None;
+        }
+        Some(RootValues { values })
+    }
+}
+
+struct Worker<'a> {
+    search: &'a FullSearch<'a>,
+    stopped: &'a AtomicBool,
+}
+
+impl Worker<'_> {
+    fn out_of_time(&self) -> bool {
+        if self.stopped.load(Ordering::Relaxed) {
+            return true;
+        }
+        let late = self.search.deadline.is_some_and(|d| Instant::now() >= d);
+        if late {
+            self.stopped.store(true, Ordering::Relaxed);
+        }
+        late
+    }
+
+    fn root_move<N: Neighbourhood>(&self, root: &Line, action: Action) -> f64 {
+        let Some(mut child) = play::<N>(root, &self.search.packs[0], action) else {
+            return LOST;
+        };
+        child.first = Some(action);
+        child.first_chain = child.chain;
+        self.after_move::<N>(child, 0)
+    }
+
+    /// The value of `node` (at the start of its turn, rows not yet fallen) at `depth`.
+    fn value<N: Neighbourhood>(&self, mut node: Line, depth: usize) -> f64 {
+        node.drop_rows(depth);
+        let pack_index = depth;
+        if depth == self.search.depth || pack_index >= self.search.packs.len() {
+            return evaluate(&node, self.search.eval);
+        }
+        if depth <= 2 && self.out_of_time() {
+            return LOST;
+        }
+        let key = line_key(&node, depth);
+        if let Some(value) = self.search.tt.and_then(|tt| tt.probe_f64(key)) {
+            return value;
+        }
+        let pack = &self.search.packs[pack_index];
+        let mut best = LOST;
+        for action in Action::ALL {
+            let Some(child) = play::<N>(&node, pack, action) else {
+                continue;
+            };
+            let value = self.after_move::<N>(child, depth);
+            if value > best {
+                best = value;
+            }
+            if value >= DEAD_ENEMY - DEAD_STEP * (depth as f64 + 1.0) {
+                break;
+            }
+        }
+        if !self.stopped.load(Ordering::Relaxed) {
+            if let Some(tt) = self.search.tt {
+                tt.store_f64(key, best);
+            }
+        }
+        best
+    }
+
+    /// My move at `depth` is made: apply the enemy's effect, then search on.
+    fn after_move<N: Neighbourhood>(&self, mut child: Line, depth: usize) -> f64 {
+        let enemy = self.search.enemy;
+        let spared = if depth < enemy.depth() {
+            match enemy_effect(&mut child, enemy, depth, self.search.model) {
+                Effect::Dead => return DEAD_ENEMY - (depth as f64 + 1.0) * DEAD_STEP,
+                Effect::Applied { spared } => spared,
+            }
+        } else {
+            assume_enemy_builds(&mut child);
+            None
+        };
+        settle(&mut child);
+        let value = self.value::<N>(child, depth + 1);
+        match spared {
+            Some(mut spared) => {
+                settle(&mut spared);
+                value.min(self.value::<N>(*spared, depth + 1))
+            }
+            None => value,
+        }
+    }
+}
+
+/// Plays my `action` on `node`; `None` if it is illegal or I die.
+fn play<N: Neighbourhood>(node: &Line, pack: &PreparedPack, action: Action) -> Option<Line> {
+    if action == Action::Skill && (node.me.gauge < SKILL_COST || node.me.field.number(5).is_zero())
+    {
+        return None;
+    }
+    let mut child = *node;
+    let result = child.me.act::<N>(pack, action);
+    if result.dead {
+        return None;
+    }
+    child.turn += 1;
+    child.chain = result.chains;
+    child.max_chain = child.max_chain.max(result.chains);
+    child.sent += result.ojama;
+    child.enemy_ojama += result.ojama;
+    if action == Action::Skill || result.chains >= DECISIVE_CHAIN {
+        child.decisive_turn = node.turn as i64;
+    }
+    Some(child)
+}
+
+/// My chain's damage to the enemy's gauge, then the offset (§5.4).
+fn settle(line: &mut Line) {
+    line.enemy_gauge = (line.enemy_gauge - gauge_damage(line.chain)).max(0);
+    line.me.gauge = line.me.gauge.clamp(0, crate::sim::game::GAUGE_MAX);
+    offset_ojama(&mut line.me.ojama, &mut line.enemy_ojama);
+}
+
+enum Effect {
+    Dead,
+    /// The enemy's effect was applied; with a branch, the line in which it did not attack.
+    Applied {
+        spared: Option<Box<Line>>,
+    },
+}
+
+/// What the enemy's best case at `depth + 1` does to my line (§9d).
+fn enemy_effect(child: &mut Line, table: &StatusTable, depth: usize, model: EnemyModel) -> Effect {
+    let bits = child.enemy_bits;
+    let next = depth + 1;
+    let idx = if child.enemy_gauge >= SKILL_COST && child.enemy_skill_targets > 0 {
+        child.enemy_may_skill = true;
+        ANY
+    } else if child.enemy_may_skill && !table.is_dead(BEFORE, bits, next) {
+        BEFORE
+    } else {
+        NEVER
+    };
+    if table.is_dead(idx, bits, next) {
+        return Effect::Dead;
+    }
+    let status = table.lookup(idx, bits, next);
+    let without_skill = table.lookup(NEVER, bits, next);
+    let mut attack = (status.max_ojama - child.assumed_attack).max(0);
+    let gauge_loss = (status.max_gauge_damage - child.assumed_gauge_damage).max(0);
+    let before = child.me.ojama - child.enemy_ojama;
+    let after = before + attack;
+    let changes_rows =
+        (before < OJAMA_ROW && after >= OJAMA_ROW) || (before <= -OJAMA_ROW && after > -OJAMA_ROW);
+    let mut spared = None;
+    if model.branch {
+        if child.assumed_attack >= SPENT_ATTACK {
+            attack = 0;
+        } else if changes_rows || (model.branch_on_big_attack && attack >= OJAMA_ROW) {
+            child.attacked_depths += 1;
+            let mut quiet = *child;
+            quiet.spared_depths += 1;
+            learn_enemy_field(&mut quiet, &status, &without_skill);
+            spared = Some(Box::new(quiet));
+        } else {
+            attack = 0;
+        }
+    } else if changes_rows {
+        child.attacked_depths += 1;
+    }
+    if attack >= SPENT_ATTACK {
+        child.attack_depth = next;
+    }
+    child.me.ojama = (child.me.ojama + attack).max(0);
+    child.assumed_attack += attack;
+    child.me.gauge -= gauge_loss;
+    child.assumed_gauge_damage += gauge_loss;
+    learn_enemy_field(child, &status, &without_skill);
+    Effect::Applied { spared }
+}
+
+/// What the enemy's field looks like in its best case: gauge, skill targets, blocks, ojama.
+/// Applied to both branches (the original's "did not attack" copy kept the stale values).
+fn learn_enemy_field(
+    line: &mut Line,
+    status: &super::enemy::Status,
+    without_skill: &super::enemy::Status,
+) {
+    if status.chained {
+        line.enemy_gauge = raise_gauge(line.enemy_gauge, GAUGE_PER_VANISH);
+    }
+    line.enemy_skill_targets = status.max_skill_targets;
+    line.enemy_no_skill_min_blocks = without_skill.min_blocks;
+    line.enemy_skill_ojama_gain = status.max_ojama - without_skill.max_ojama;
+    line.enemy_min_field_ojama = status.min_field_ojama;
+}
+
+/// Beyond the enemy's horizon it is assumed to keep building: +8 gauge, two more blocks for
+/// its skill.
+fn assume_enemy_builds(line: &mut Line) {
+    line.enemy_skill_targets += 2;
+    line.enemy_gauge = raise_gauge(line.enemy_gauge, GAUGE_PER_VANISH);
+}
+
+/// Everything a line's value depends on (the original left the path-dependent parts out, so
+/// transpositions shared values computed under different bonuses).
+fn line_key(line: &Line, depth: usize) -> u64 {
+    let first = line.first.map_or(0, |a| {
+        Action::ALL.iter().position(|&b| b == a).unwrap_or(0) + 1
+    });
+    WordHasher::default()
+        .word(depth as u64 | (line.turn as u64) << 8 | (first as u64) << 24)
+        .word(line.me.ojama as u64)
+        .word(line.enemy_ojama as u64)
+        .word(line.me.gauge as u64 | (line.enemy_gauge as u64) << 32)
+        .word(line.sent as u64)
+        .word(line.decisive_turn as u64 | u64::from(line.max_chain) << 32)
+        .word(
+            u64::from(line.first_chain)
+                | u64::from(line.enemy_bits) << 8
+                | u64::from(line.enemy_may_skill) << 16,
+        )
+        .word(line.dead_ojama[0] as u64)
+        .word(line.dead_ojama[1] as u64)
+        .word(line.enemy_skill_targets as u64)
+        .word(line.enemy_no_skill_min_blocks as u64)
+        .word(line.enemy_skill_ojama_gain as u64)
+        .word(line.enemy_min_field_ojama as u64)
+        .word(line.attacked_depths as u64 | (line.spared_depths as u64) << 32)
+        .word(line.attack_depth as u64)
+        .word(line.assumed_attack as u64)
+        .word(line.assumed_gauge_damage as u64)
+        .field(&line.me.field)
+        .finish()
+}

@@ -1,0 +1,111 @@
+//! The complete AI on the official snapshots: every answer is legal, survives whenever some
+//! move survives, and is the same at any thread count under node budgets.
+
+mod common;
+
+use common::{data, load, recorded_state};
+use ysai::params::Params;
+use ysai::search::decide::{Decider, Position, Reason};
+use ysai::sim::{Action, PlayerState, PreparedPack, Shift};
+
+const SNAPSHOTS: &[&str] = &[
+    "initial",
+    "dead",
+    "dead1",
+    "error",
+    "must_not_die",
+    "segfault",
+    "segfault1",
+];
+
+/// Beams limited by nodes, not time, so that decisions depend on nothing but the input.
+fn reproducible() -> Params {
+    Params {
+        beam_nodes: 1500,
+        beam_width: 400,
+        beam_chain_width: 150,
+        ..Params::default()
+    }
+}
+
+struct Snapshot {
+    turn: usize,
+    packs: Vec<PreparedPack>,
+    me: PlayerState,
+    enemy: PlayerState,
+    time_left_ms: i64,
+}
+
+fn snapshot(name: &str) -> Snapshot {
+    let file = format!("snapshots/{name}.stdin.txt");
+    assert!(data(&file).exists(), "{file}");
+    let game = load(&file).remove(0);
+    let turn = game.turns.last().expect("one turn");
+    let t = turn.turn as usize;
+    Snapshot {
+        turn: t,
+        packs: game.packs[t..]
+            .iter()
+            .map(|&p| PreparedPack::new(p))
+            .collect(),
+        me: recorded_state(&turn.players[0]),
+        enemy: recorded_state(&turn.players[1]),
+        time_left_ms: turn.players[0].time_left_ms,
+    }
+}
+
+fn decide(s: &Snapshot, params: &Params, threads: usize) -> (Action, Reason) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let d = Decider::<Shift>::new(params).decide(&Position {
+            turn: s.turn,
+            packs: &s.packs,
+            me: &s.me,
+            enemy: &s.enemy,
+            time_left_ms: s.time_left_ms,
+        });
+        (d.action, d.reason)
+    })
+}
+
+fn survives(s: &Snapshot, action: Action) -> bool {
+    let mut me = s.me;
+    me.drop_pending_ojama();
+    me.is_legal(action) && !me.act::<Shift>(&s.packs[0], action).dead
+}
+
+#[test]
+fn snapshot_answers_are_legal_and_survive_when_they_can() {
+    for name in SNAPSHOTS {
+        let s = snapshot(name);
+        let (action, reason) = decide(&s, &reproducible(), 2);
+        assert!(s.me.is_legal(action), "{name}: {action} is illegal");
+        let can_survive = s.me.legal_actions().any(|a| survives(&s, a));
+        assert_eq!(
+            survives(&s, action),
+            can_survive,
+            "{name}: {action} ({reason:?})"
+        );
+    }
+}
+
+#[test]
+fn snapshot_answers_do_not_depend_on_the_thread_count() {
+    for name in SNAPSHOTS {
+        let s = snapshot(name);
+        let one = decide(&s, &reproducible(), 1);
+        assert_eq!(one, decide(&s, &reproducible(), 2), "{name}");
+        assert_eq!(one, decide(&s, &reproducible(), 1), "{name}: run twice");
+    }
+}
+
+#[test]
+fn the_first_turn_plays_the_plan() {
+    let s = snapshot("initial");
+    assert_eq!(s.turn, 0);
+    let (_, reason) = decide(&s, &reproducible(), 2);
+    assert_eq!(reason, Reason::Plan);
+}
