@@ -77,6 +77,9 @@ pub enum ArenaAction {
     Replay {
         #[arg(value_name = "FILE")]
         file: PathBuf,
+        /// Write the game as one self-contained HTML page (animated chains) to OUT instead
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
     },
 }
 
