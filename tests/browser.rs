@@ -49,8 +49,9 @@ fn the_replay_page_draws_the_recorded_game() {
     for turn in [1, last / 2, last - 1] {
         let dom = dump_dom(dir.path(), &page, turn);
         assert_eq!(element_text(&dom, "turn"), format!("{turn} / {last}"));
-        for player in 0..2 {
-            let expected = recorded_blocks(&turns[turn]["state"][player]["field"]);
+        let states = turns[turn]["state"].as_array().unwrap();
+        for (player, state) in states.iter().enumerate() {
+            let expected = recorded_blocks(&state["field"]);
             let drawn = element_text(&dom, &format!("blocks{player}"));
             assert_eq!(drawn, expected.to_string(), "turn {turn}, player {player}");
         }

@@ -328,6 +328,20 @@ mod tests {
     }
 
     #[test]
+    fn the_skill_shows_its_explosion_and_the_fall_before_any_chain() {
+        // Ten 1-chains fill the gauge to 80; a 5 and a 3 land; the skill destroys both.
+        let mut packs = vec![[[0, 0], [1, 9]]; 10];
+        packs.push([[0, 0], [5, 3]]);
+        let mut moves = vec![Action::Drop { x: 0, rot: 0 }; 11];
+        moves.push(Action::Skill);
+        let data = page_data(&replay_of(&packs, &moves)).unwrap();
+        let skill = &data.turns[11];
+        assert_eq!(skill.gauge, [0, 0]);
+        let expected = ["53........", "", ""].map(String::from);
+        assert_eq!(skill.frames, [expected.to_vec(), expected.to_vec()]);
+    }
+
+    #[test]
     fn a_replay_that_does_not_resimulate_is_refused() {
         let mut replay = chain_replay();
         replay.turns[1].state[1].score += 1;
