@@ -77,6 +77,10 @@ pub enum ArenaAction {
     Replay {
         #[arg(value_name = "FILE")]
         file: PathBuf,
+        /// Write the game to OUT as one self-contained HTML page that animates every chain,
+        /// instead of printing it
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
     },
 }
 

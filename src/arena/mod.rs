@@ -4,10 +4,12 @@
 //! The referee ([`referee`]) plays one game between two processes ([`process`]) on the
 //! project's simulator, with packs from [`packs`]; [`runner`] plays a match of many games and
 //! writes [`results`]; [`stats`] turns results into a verdict; [`replay`] records and shows
-//! games. AIs are reached only through their stdin and stdout.
+//! games, and [`html`] turns a replay into a page that animates it. AIs are reached only
+//! through their stdin and stdout.
 
 pub mod args;
 pub mod check;
+pub mod html;
 pub mod packs;
 pub mod process;
 pub mod referee;
@@ -40,7 +42,10 @@ const BUILT_IN_PLAYERS: &[(&str, &str)] = &[
 pub fn main(args: &ArenaArgs) -> ExitCode {
     let result = match &args.action {
         Some(ArenaAction::Stats { files, sprt }) => stats_command(files, sprt.as_ref()),
-        Some(ArenaAction::Replay { file }) => replay_command(file),
+        Some(ArenaAction::Replay { file, html }) => match html {
+            Some(out) => html_command(file, out),
+            None => replay_command(file),
+        },
         None => match &args.check {
             Some(command) => check::run(command, args),
             None => match_command(args),
@@ -263,6 +268,17 @@ fn replay_command(file: &Path) -> Result<ExitCode, String> {
             file.display()
         )),
     }
+}
+
+/// `ysai arena replay FILE --html OUT`: the page only; it re-simulates the game itself.
+fn html_command(file: &Path, out: &Path) -> Result<ExitCode, String> {
+    let replay = replay::Replay::load(file)?;
+    let page = html::page(&replay)
+        .map_err(|e| format!("{}: the replay cannot be shown: {e}", file.display()))?;
+    html::write_page(out, &page)?;
+    let turns = replay.turns.len();
+    emit(&format!("wrote {} ({turns} turns)\n", out.display()));
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

@@ -173,7 +173,7 @@ fn render_turn(out: &mut String, replay: &Replay, turn: &TurnRecord) {
     }
 }
 
-fn cell_char(value: u8) -> char {
+pub(super) fn cell_char(value: u8) -> char {
     match value {
         0 => '.',
         OJAMA_VALUE => 'X',

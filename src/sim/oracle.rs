@@ -147,7 +147,7 @@ impl OracleField {
 
     /// One vanish step: every numbered block with a numbered neighbour summing to 10 vanishes,
     /// all at once. Returns whether anything vanished.
-    fn vanish_step(&mut self) -> bool {
+    pub fn vanish_step(&mut self) -> bool {
         let mut marked = [[false; WIDTH]; GRID_HEIGHT];
         for y in 0..GRID_HEIGHT {
             for x in 0..WIDTH {
@@ -164,7 +164,7 @@ impl OracleField {
     }
 
     /// Lets every block fall to close the gaps in its column, keeping the column's order.
-    fn apply_gravity(&mut self) {
+    pub fn apply_gravity(&mut self) {
         for x in 0..WIDTH {
             let blocks: Vec<u8> = (0..GRID_HEIGHT)
                 .map(|y| self.cells[y][x])
@@ -188,7 +188,7 @@ impl OracleField {
 
     /// The skill's explosion: every 5 and every numbered block next to a 5 is destroyed at
     /// once. Returns the number destroyed. Does not apply gravity.
-    fn explode_fives(&mut self) -> u32 {
+    pub fn explode_fives(&mut self) -> u32 {
         let mut marked = [[false; WIDTH]; GRID_HEIGHT];
         for y in 0..GRID_HEIGHT {
             for x in 0..WIDTH {
@@ -285,7 +285,7 @@ fn rotate(pack: Pack, rot: u8) -> [[u8; 2]; 2] {
 
 /// Drops the rotated pack with its left half on column `x`: in each column the bottom cell
 /// lands first, then the top cell; empty cells are skipped.
-fn place_pack(field: &mut OracleField, pack: Pack, x: usize, rot: u8) {
+pub fn place_pack(field: &mut OracleField, pack: Pack, x: usize, rot: u8) {
     let [top, bottom] = rotate(pack, rot);
     for side in 0..2 {
         for v in [bottom[side], top[side]] {

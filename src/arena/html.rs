@@ -1,0 +1,365 @@
+//! The replay viewer: one self-contained HTML page (inline CSS and JavaScript, the game
+//! embedded as JSON) that shows both fields turn by turn and animates every chain.
+//!
+//! The page only draws: every frame of every chain is worked out here, by playing the game
+//! again on the simulator, so that the JavaScript needs no knowledge of the rules.
+
+use std::fs;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::referee::{parse_command, StateRecord, TurnRecord};
+use super::replay::{cell_char, Replay};
+use crate::bitboard::{HEIGHT, WIDTH};
+use crate::sim::action::DROP_COLUMNS;
+use crate::sim::oracle::{self, OracleField, OraclePlayer, GRID_HEIGHT};
+use crate::sim::{play_turn, Action, Pack, PlayerState, PreparedPack, Shift};
+
+/// The page; its data marker is replaced by the game's JSON.
+const TEMPLATE: &str = include_str!("viewer.html");
+const DATA_MARKER: &str = "__YSAI_REPLAY_DATA__";
+
+/// What the page is given: everything it shows, already worked out.
+#[derive(Serialize)]
+struct PageData {
+    names: [String; 2],
+    /// The pack of every turn, and of the turn after the last (the "next" pack), as four
+    /// digits: top-left, top-right, bottom-left, bottom-right.
+    packs: Vec<String>,
+    turns: Vec<PageTurn>,
+    /// The game's result, e.g. `p0 wins (dead, turn 96)`.
+    result: String,
+}
+
+/// One turn, both players side by side in each array.
+#[derive(Serialize)]
+struct PageTurn {
+    moves: [Option<String>; 2],
+    think: [Option<f64>; 2],
+    chains: [u32; 2],
+    stock: [i64; 2],
+    gauge: [i32; 2],
+    score: [i64; 2],
+    /// Each player's field (see [`field_text`]) after the ojama row and the pack drop (for
+    /// the skill: after the ojama row, the explosion and its fall), then after each vanish
+    /// and each fall. The last frame is the position at the end of the turn.
+    frames: [Vec<String>; 2],
+}
+
+/// The page for `replay`, or why the game cannot be shown (it does not re-simulate).
+pub fn page(replay: &Replay) -> Result<String, String> {
+    let data = page_data(replay)?;
+    let json = serde_json::to_string(&data).map_err(|e| e.to_string())?;
+    // `<` occurs only inside JSON strings, where `\u003c` reads the same; so no name can
+    // close the data's <script> element early.
+    let json = json.replace('<', "\\u003c");
+    Ok(TEMPLATE.replacen(DATA_MARKER, &json, 1))
+}
+
+/// Writes `page` to `out`.
+pub fn write_page(out: &Path, page: &str) -> Result<(), String> {
+    fs::write(out, page).map_err(|e| format!("cannot write the page to {}: {e}", out.display()))
+}
+
+/// Plays the game again turn by turn, recording the chain frames, and checks every recorded
+/// position on the way.
+fn page_data(replay: &Replay) -> Result<PageData, String> {
+    let mut states = [PlayerState::default(); 2];
+    let mut turns = Vec::with_capacity(replay.turns.len());
+    for (index, record) in replay.turns.iter().enumerate() {
+        if record.turn as usize != index {
+            return Err(format!(
+                "turn {} is recorded at position {index}",
+                record.turn
+            ));
+        }
+        let pack = pack_of(replay, index).ok_or_else(|| format!("no pack for turn {index}"))?;
+        let actions = [recorded_action(record, 0)?, recorded_action(record, 1)?];
+        let frames = [0, 1].map(|p| chain_frames(&states[p], pack, actions[p]));
+        play_turn::<Shift>(&mut states, &PreparedPack::new(pack), actions);
+        for player in 0..2 {
+            check_position(index, player, &states[player], &frames[player], record)?;
+        }
+        turns.push(page_turn(record, frames));
+    }
+    let shown_packs = (replay.turns.len() + 1).min(replay.packs.len());
+    Ok(PageData {
+        names: replay
+            .players
+            .each_ref()
+            .map(|p| p.name.clone().unwrap_or_else(|| p.command.clone())),
+        packs: replay.packs[..shown_packs]
+            .iter()
+            .map(|&[[a, b], [c, d]]| [a, b, c, d].map(cell_char).iter().collect())
+            .collect(),
+        turns,
+        result: result_text(replay),
+    })
+}
+
+fn pack_of(replay: &Replay, turn: usize) -> Option<Pack> {
+    replay
+        .packs
+        .get(turn)
+        .map(|&[top, bottom]| Pack::new(top, bottom))
+}
+
+/// The action the referee played for `player`: a player without a valid command (the game's
+/// last turn) stood still, as a drop off the board that changes nothing.
+fn recorded_action(record: &TurnRecord, player: usize) -> Result<Action, String> {
+    match record.moves[player].as_deref() {
+        None => Ok(Action::Drop {
+            x: DROP_COLUMNS,
+            rot: 0,
+        }),
+        Some(text) => parse_command(text).ok_or_else(|| {
+            format!(
+                "turn {}: player {player}'s move `{text}` is not a command",
+                record.turn
+            )
+        }),
+    }
+}
+
+/// The frames of one player's turn, stepped on the reference simulator (which, unlike the
+/// bitboard one, can stop between a vanish and its fall), from the position before it.
+fn chain_frames(before: &PlayerState, pack: Pack, action: Action) -> Vec<String> {
+    let mut player = OraclePlayer {
+        field: OracleField::from_top_rows(&before.field.to_rows()),
+        ojama: before.ojama,
+        gauge: before.gauge,
+        score: before.score,
+    };
+    oracle::drop_ojama_row(&mut player);
+    let field = &mut player.field;
+    let mut frames = Vec::new();
+    match action {
+        Action::Drop { x, rot } if before.is_legal(action) => {
+            oracle::place_pack(field, pack, x.into(), rot);
+        }
+        Action::Skill if before.is_legal(action) => {
+            frames.push(oracle_text(field));
+            field.explode_fives();
+            frames.push(oracle_text(field));
+            field.apply_gravity();
+        }
+        // An illegal action leaves the field as the ojama row left it.
+        _ => {}
+    }
+    frames.push(oracle_text(field));
+    while field.vanish_step() {
+        frames.push(oracle_text(field));
+        field.apply_gravity();
+        frames.push(oracle_text(field));
+    }
+    frames
+}
+
+/// Checks that the bitboard simulator ends the turn where the frames and the record do.
+fn check_position(
+    turn: usize,
+    player: usize,
+    state: &PlayerState,
+    frames: &[String],
+    record: &TurnRecord,
+) -> Result<(), String> {
+    let simulated = field_text(HEIGHT, |x, y| state.field.cell(x, y));
+    if frames.last() != Some(&simulated) || StateRecord::of(state) != record.state[player] {
+        return Err(format!(
+            "turn {turn}: player {player}'s recorded position differs from the re-simulated one"
+        ));
+    }
+    Ok(())
+}
+
+fn page_turn(record: &TurnRecord, frames: [Vec<String>; 2]) -> PageTurn {
+    PageTurn {
+        moves: record.moves.clone(),
+        // A tenth of a millisecond is all the page shows; fewer digits keep it small.
+        think: record
+            .think_ms
+            .map(|t| t.map(|ms| (ms * 10.0).round() / 10.0)),
+        chains: record.chains,
+        stock: record.state.each_ref().map(|s| s.stock),
+        gauge: record.state.each_ref().map(|s| s.gauge),
+        score: record.state.each_ref().map(|s| s.score),
+        frames,
+    }
+}
+
+fn oracle_text(field: &OracleField) -> String {
+    field_text(GRID_HEIGHT, |x, y| field.cells[y][x])
+}
+
+/// A field as the page reads it: rows top first, 10 characters each (`.`, `1`-`9`, `X`),
+/// from the highest row holding a block down to the floor; the empty rows above are left
+/// out to keep the page small (it stands the rows on the floor).
+fn field_text(height: usize, cell: impl Fn(usize, usize) -> u8) -> String {
+    let occupied = |y: usize| (0..WIDTH).any(|x| cell(x, y) != 0);
+    let rows = (0..height).rev().skip_while(|&y| !occupied(y));
+    rows.flat_map(|y| (0..WIDTH).map(move |x| (x, y)))
+        .map(|(x, y)| cell_char(cell(x, y)))
+        .collect()
+}
+
+fn result_text(replay: &Replay) -> String {
+    let result = &replay.result;
+    let verdict = match result.winner {
+        Some(w) => format!("p{w} wins"),
+        None => "draw".to_string(),
+    };
+    format!("{verdict} ({}, turn {})", result.reason, result.turn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::referee::{GameRecord, GameResult, Reason};
+    use crate::sim::PACKS_PER_GAME;
+
+    /// Three turns that end in a 3-chain (the reference simulator's worked example): the
+    /// first two build column 0 = 6 and column 1 = 8 3 4 2, the third drops a 7 beside the
+    /// 3: 3+7 vanish, the 4 falls beside the 6, then the 2 onto the 8.
+    const CHAIN_PACKS: [[[u8; 2]; 2]; 3] = [[[0, 3], [6, 8]], [[0, 2], [0, 4]], [[0, 1], [7, 1]]];
+    const CHAIN_MOVES: [Action; 3] = [
+        Action::Drop { x: 0, rot: 0 },
+        Action::Drop { x: 0, rot: 0 },
+        Action::Drop { x: 2, rot: 0 },
+    ];
+
+    /// A replay of both players making `moves` with `packs` (the rest of the 500 packs are
+    /// 1 1 / 1 1), recorded as the referee records it.
+    fn replay_of(packs: &[[[u8; 2]; 2]], moves: &[Action]) -> Replay {
+        let mut all = [Pack::new([1, 1], [1, 1]); PACKS_PER_GAME];
+        for (slot, &[top, bottom]) in all.iter_mut().zip(packs) {
+            *slot = Pack::new(top, bottom);
+        }
+        let mut states = [PlayerState::default(); 2];
+        let turns = moves
+            .iter()
+            .enumerate()
+            .map(|(turn, &action)| {
+                let outcomes =
+                    play_turn::<Shift>(&mut states, &PreparedPack::new(all[turn]), [action; 2]);
+                TurnRecord {
+                    turn: turn as u32,
+                    moves: [Some(action.to_string()), Some(action.to_string())],
+                    think_ms: [Some(1.25), None],
+                    chains: outcomes.map(|o| o.result.chains),
+                    state: states.each_ref().map(StateRecord::of),
+                }
+            })
+            .collect::<Vec<_>>();
+        let last = turns.len().saturating_sub(1) as u32;
+        let record = GameRecord {
+            names: [Some("<script>alert(1)</script>".into()), None],
+            result: GameResult {
+                winner: None,
+                reason: Reason::TurnLimit,
+                turn: last,
+                losers: [None, None],
+            },
+            turns,
+            transcripts: Default::default(),
+            violations: Vec::new(),
+            think_ms: [0.0; 2],
+            max_think_ms: [0.0; 2],
+            max_chains: [0; 2],
+            scores: [0; 2],
+            stderr_tails: Default::default(),
+        };
+        Replay::new(&all, ["./a", "./b"], &record)
+    }
+
+    fn chain_replay() -> Replay {
+        replay_of(&CHAIN_PACKS, &CHAIN_MOVES)
+    }
+
+    #[test]
+    fn the_page_is_self_contained_and_embeds_the_game() {
+        let replay = chain_replay();
+        let page = page(&replay).unwrap();
+        assert_eq!(TEMPLATE.matches(DATA_MARKER).count(), 1);
+        assert!(!page.contains(DATA_MARKER));
+        for external in ["http://", "https://", "src=", "url(", "@import"] {
+            assert!(!page.contains(external), "the page refers to `{external}`");
+        }
+        assert!(page.contains(r#""result":"draw (turn-limit, turn 2)""#));
+        assert!(page.contains(r#""packs":[".368",".2.4",".171","1111"]"#));
+        // The name cannot end the data's <script> element.
+        assert!(page.contains(r"\u003cscript>alert(1)\u003c/script>"));
+        assert_eq!(page.matches("</script>").count(), 2);
+    }
+
+    /// Rows top first, as [`field_text`] writes them.
+    fn rows(rows: &[&str]) -> String {
+        rows.concat()
+    }
+
+    #[test]
+    fn chain_frames_step_through_every_vanish_and_fall() {
+        let replay = chain_replay();
+        let data = page_data(&replay).unwrap();
+        assert_eq!(data.turns.len(), 3);
+        let before = rows(&[".2........", ".4........", ".3........", "68........"]);
+        assert_eq!(data.turns[1].frames, [vec![before.clone()], vec![before]]);
+        let expected = [
+            // The drop: a 7 beside the 3, two 1s in column 3.
+            rows(&[".2........", ".4........", ".3.1......", "6871......"]),
+            // 3+7 vanish; the 4 and the 2 fall.
+            rows(&[".2........", ".4........", "...1......", "68.1......"]),
+            rows(&[".2........", ".4.1......", "68.1......"]),
+            // 6+4 vanish; the 2 falls onto the 8.
+            rows(&[".2........", "...1......", ".8.1......"]),
+            rows(&[".2.1......", ".8.1......"]),
+            // 8+2 vanish; nothing is left to fall.
+            rows(&["...1......", "...1......"]),
+            rows(&["...1......", "...1......"]),
+        ];
+        let turn = &data.turns[2];
+        // The simulator's count of vanish steps, and its final position.
+        assert_eq!(turn.chains, [3, 3]);
+        assert_eq!(expected.len(), 1 + 2 * turn.chains[0] as usize);
+        assert_eq!(turn.frames, [expected.to_vec(), expected.to_vec()]);
+        let recorded: Vec<[u8; 10]> = replay.turns[2].state[0].field.clone();
+        let end = field_text(16, |x, y| recorded[15 - y][x]);
+        assert_eq!(expected.last(), Some(&end));
+    }
+
+    #[test]
+    fn the_skill_shows_its_explosion_and_the_fall_before_any_chain() {
+        // Ten 1-chains fill the gauge to 80; a 5 and a 3 land; the skill destroys both.
+        let mut packs = vec![[[0, 0], [1, 9]]; 10];
+        packs.push([[0, 0], [5, 3]]);
+        let mut moves = vec![Action::Drop { x: 0, rot: 0 }; 11];
+        moves.push(Action::Skill);
+        let data = page_data(&replay_of(&packs, &moves)).unwrap();
+        let skill = &data.turns[11];
+        assert_eq!(skill.gauge, [0, 0]);
+        let expected = ["53........", "", ""].map(String::from);
+        assert_eq!(skill.frames, [expected.to_vec(), expected.to_vec()]);
+    }
+
+    #[test]
+    fn a_replay_that_does_not_resimulate_is_refused() {
+        let mut replay = chain_replay();
+        replay.turns[1].state[1].score += 1;
+        let err = page(&replay).unwrap_err();
+        assert!(err.contains("turn 1: player 1"), "{err}");
+        let mut replay = chain_replay();
+        replay.turns[0].moves[0] = Some("left".into());
+        assert!(page(&replay)
+            .unwrap_err()
+            .contains("`left` is not a command"));
+    }
+
+    #[test]
+    fn an_unwritable_page_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("no-such-dir").join("replay.html");
+        let err = write_page(&out, "page").unwrap_err();
+        assert!(err.starts_with("cannot write the page to "), "{err}");
+        assert!(err.contains("no-such-dir"), "{err}");
+    }
+}
