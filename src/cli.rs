@@ -789,6 +789,15 @@ mod tests {
     }
 
     #[test]
+    fn run_sh_switches_are_on_and_can_be_turned_off() {
+        let p = params("");
+        assert!(p.ai2_minimax && p.ai3_min_over_drops && p.next_chain);
+        let p = params("--no-ai2 --no-ai3 --no-nc");
+        assert!(!p.ai2_minimax && !p.ai3_min_over_drops && !p.next_chain);
+        assert!(params("-ai3").ai3_min_over_drops);
+    }
+
+    #[test]
     fn threads() {
         assert_eq!(Params::default().threads, 0);
         assert_eq!(params("-ut").threads, 0);
@@ -802,7 +811,8 @@ mod tests {
         let p = params("--ai random");
         assert_eq!((p.player, p.ai_type), (PlayerKind::Random, 2));
         let p = params("-ai 1");
-        assert_eq!((p.player, p.ai_type), (PlayerKind::Greedy, 1));
+        assert_eq!((p.player, p.ai_type), (PlayerKind::Full, 1));
+        assert_eq!(params("--ai full").player, PlayerKind::Full);
         assert_eq!(params("-ai greedy").player, PlayerKind::Greedy);
         assert_eq!(params("-ai 0").ai_type, 0);
         assert!(matches!(error("-ai 3"), CliError::InvalidValue { .. }));

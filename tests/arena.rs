@@ -943,3 +943,12 @@ fn the_beam_player_beats_greedy_at_a_short_time_control_without_losing_on_time()
     assert_eq!(line["winner"], 0, "{line}");
     assert_eq!(line["reason"], "dead", "{line}");
 }
+
+#[test]
+fn the_full_ai_beats_greedy_at_a_short_time_control_without_losing_on_time() {
+    let dir = TempDir::new().unwrap();
+    let full = "self -bw 1500 -bcw 500 -bd 14 -bcm 10 -bcm2 14";
+    let line = one_game(dir.path(), full, "greedy", "30000+2000");
+    assert_eq!(line["winner"], 0, "{line}");
+    assert_eq!(line["reason"], "dead", "{line}");
+}
