@@ -55,7 +55,9 @@ const BEAM_FLAGS: &[&str] = &[
 /// The flags in `given` that the `kind` player does not use, spelled as the user would.
 pub fn flags_without_effect(kind: PlayerKind, given: &[String]) -> Vec<String> {
     let used = |flag: &str| {
-        PLAYER_FLAGS.contains(&flag) || (kind == PlayerKind::Beam && BEAM_FLAGS.contains(&flag))
+        PLAYER_FLAGS.contains(&flag)
+            || kind == PlayerKind::Full
+            || (kind == PlayerKind::Beam && BEAM_FLAGS.contains(&flag))
     };
     given
         .iter()

@@ -178,14 +178,14 @@ fn plays_a_recorded_game() {
     let games = load(GAME_21);
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].turns.len(), 21);
-    let run = run_file(&["-bw", "5000", "-bcw", "1500"], GAME_21);
+    let run = run_file(&["--ai", "greedy", "-bw", "5000", "-bcw", "1500"], GAME_21);
     assert_eq!(run.answers().len(), 21);
     // The search flags are accepted and reported as unused by the baseline player.
     assert_eq!(
         run.stderr_lines(),
         ["ysai: note: the greedy player does not use -bw -bcw; they configure the search"]
     );
-    let quiet = run_file(&[], GAME_21);
+    let quiet = run_file(&["--ai", "greedy"], GAME_21);
     assert_eq!(quiet.stdout, run.stdout);
     assert_plays(&quiet, &games);
 }
@@ -219,7 +219,8 @@ fn plays_every_game_of_one_stream() {
     assert_eq!(games.len(), 54);
     let turns: usize = games.iter().map(|g| g.turns.len()).sum();
     assert_eq!(turns, 2035);
-    let run = run_file(&[], GAMES_54);
+    // The protocol loop is under test, not the search: the quick baseline player answers.
+    let run = run_file(&["--ai", "greedy"], GAMES_54);
     assert_eq!(run.answers().len(), turns);
     assert_plays(&run, &games);
 }
@@ -615,7 +616,7 @@ fn help_lists_flags_with_defaults() {
         ("--g", "-1"),
         ("--t", "-1"),
         ("--threads", "0"),
-        ("--ai", "greedy"),
+        ("--ai", "full"),
         ("--neighbours", "shift"),
         ("--seed", "0"),
     ] {
@@ -672,7 +673,10 @@ fn version_is_printed() {
 #[test]
 fn thread_flags_are_accepted() {
     let (game, text) = first_game_of_54();
-    for args in [&["-ut"][..], &["--threads", "1"]] {
+    for args in [
+        &["--ai", "greedy", "-ut"][..],
+        &["--ai", "greedy", "--threads", "1"],
+    ] {
         let run = run_input(args, text.as_str());
         assert_plays(&run, std::slice::from_ref(&game));
     }
