@@ -289,8 +289,21 @@ fn every_player_and_neighbour_mode_plays_legally() {
         &[
             "--ai", "beam", "-bw", "200", "-bcw", "60", "-bd", "8", "-nbw", "60",
         ],
-        &["--neighbours", "table"],
-        &["--neighbours", "shift"],
+        &["--neighbours", "table", "--ai", "greedy"],
+        &[
+            "--neighbours",
+            "shift",
+            "-bw",
+            "200",
+            "-bcw",
+            "60",
+            "-d",
+            "2",
+            "-ed",
+            "2",
+            "--beam-nodes",
+            "1000",
+        ],
     ];
     for args in settings {
         let run = run_input(args, text.as_str());
