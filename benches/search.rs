@@ -10,7 +10,7 @@ use ysai::bitboard::BACKEND;
 use ysai::params::Params;
 use ysai::protocol::{read_all, PlayerView};
 use ysai::search::enemy::{self, EnemyLine};
-use ysai::search::eval::{dead_ojama, EvalContext, Line};
+use ysai::search::eval::{EvalContext, Line};
 use ysai::search::full::{EnemyModel, FullSearch};
 use ysai::search::tt::TranspositionTable;
 use ysai::sim::{Field, PlayerState, PreparedPack, Shift};
@@ -53,34 +53,6 @@ fn position() -> Position {
     }
 }
 
-fn root_line(p: &Position) -> Line {
-    let enemy = &p.enemy.field;
-    Line {
-        me: p.me,
-        enemy_ojama: p.enemy.ojama,
-        enemy_gauge: p.enemy.gauge,
-        turn: p.turn,
-        sent: 0,
-        decisive_turn: 0,
-        chain: 0,
-        max_chain: 0,
-        first: None,
-        first_chain: 0,
-        dead_ojama: [dead_ojama(&p.me.field), dead_ojama(enemy)],
-        enemy_bits: 0,
-        enemy_may_skill: false,
-        enemy_skill_targets: i64::from(enemy.skill_targets().popcount()),
-        enemy_no_skill_min_blocks: 0,
-        enemy_skill_ojama_gain: 0,
-        enemy_min_field_ojama: i64::from(enemy.ojama().popcount()),
-        attacked_depths: 0,
-        attack_depth: 0,
-        spared_depths: 0,
-        assumed_attack: 0,
-        assumed_gauge_damage: 0,
-    }
-}
-
 fn searches(c: &mut Criterion) {
     let p = position();
     let tt = TranspositionTable::new(64);
@@ -92,7 +64,7 @@ fn searches(c: &mut Criterion) {
         branch: true,
         branch_on_big_attack: false,
     };
-    let root = root_line(&p);
+    let root = Line::root(p.turn, &p.me, &p.enemy);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut group = c.benchmark_group(format!("full_search/{BACKEND}"));
     group

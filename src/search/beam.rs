@@ -15,13 +15,14 @@
 //! then by parent and move, so that under a node budget the result does not depend on the
 //! number of threads.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
 use ysai_tables::{chain_ojama, MAX_CHAIN};
 
 use super::key::WordHasher;
+use super::timeman::Deadline;
 use crate::params::{HeightCutoff, Params};
 use crate::sim::game::{offset_ojama, OJAMA_ROW, SKILL_COST};
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
@@ -259,40 +260,29 @@ struct Lookahead {
     score: i64,
 }
 
-/// Shared counters and the stop flag of one search.
+/// Shared counters and the deadline of one search.
 #[derive(Debug)]
 struct Progress {
     sim_calls: AtomicU64,
-    stopped: AtomicBool,
-    deadline: Option<Instant>,
+    deadline: Deadline,
 }
 
 impl Progress {
     fn new(deadline: Option<Instant>) -> Self {
         Progress {
             sim_calls: AtomicU64::new(0),
-            stopped: AtomicBool::new(false),
-            deadline,
+            deadline: Deadline::new(deadline),
         }
     }
 
-    /// Whether the deadline has passed (and remembers it, so later checks are cheap).
     fn out_of_time(&self) -> bool {
-        if self.stopped.load(Ordering::Relaxed) {
-            return true;
-        }
-        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-        if late {
-            self.stopped.store(true, Ordering::Relaxed);
-        }
-        late
+        self.deadline.out_of_time()
     }
 
     fn snapshot(&self) -> Self {
         Progress {
             sim_calls: AtomicU64::new(self.sim_calls.load(Ordering::Relaxed)),
-            stopped: AtomicBool::new(self.stopped.load(Ordering::Relaxed)),
-            deadline: self.deadline,
+            deadline: self.deadline.clone(),
         }
     }
 

@@ -12,13 +12,13 @@ use super::beam::{
     search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
 };
 use super::enemy::{self, EnemyLine, StatusTable, ANY};
-use super::eval::{dead_ojama, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
+use super::eval::{CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
 use super::full::{EnemyModel, FullSearch, RootValues, LOST};
 use super::plan::Plan;
 use super::timeman::{depth_caps, Clock};
 use super::tt::TranspositionTable;
 use crate::params::Params;
-use crate::sim::game::{OJAMA_ROW, SKILL_COST};
+use crate::sim::game::OJAMA_ROW;
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME};
 
 /// Turns before this one play the first plan without a search (the qualifier's window).
@@ -203,11 +203,6 @@ impl<N: Neighbourhood> Decider<N> {
             situation_changed,
             elapsed: Duration::ZERO,
         };
-        let counter = if beams && self.params.check_first_chain {
-            self.counter_analysis(pos, my_first, my_fire, enemy_first)
-        } else {
-            CounterVerdict::default()
-        };
         if pos.turn == 0 {
             self.first_plan(pos, start);
         }
@@ -217,6 +212,12 @@ impl<N: Neighbourhood> Decider<N> {
             decision.reason = Reason::Plan;
             return self.finish(decision, start);
         }
+        // Only the search reads the counter analysis: a trusted plan move needs none.
+        let counter = if beams && self.params.check_first_chain {
+            self.counter_analysis(pos, my_first, my_fire, enemy_first)
+        } else {
+            CounterVerdict::default()
+        };
         let clock = self.clock(pos);
         let deadline = clock.deadline(start, self.params.turn_limit_ms);
         let (my_depth, enemy_depth) = self.depths(pos);
@@ -339,7 +340,7 @@ impl<N: Neighbourhood> Decider<N> {
         depth: usize,
         deadline: Instant,
     ) -> Option<(RootValues, usize)> {
-        let root = root_line(pos);
+        let root = Line::root(pos.turn, pos.me, pos.enemy);
         let model = EnemyModel {
             branch: self.params.ai2_minimax && self.params.ai3_min_over_drops,
             branch_on_big_attack: self.params.ai3_big_attack,
@@ -646,35 +647,6 @@ fn beam_root<'a>(me: &PlayerState, enemy: &PlayerState, packs: &'a [PreparedPack
     }
 }
 
-/// My search's root line (§6.1).
-fn root_line(pos: &Position<'_>) -> Line {
-    let enemy_field = &pos.enemy.field;
-    Line {
-        me: *pos.me,
-        enemy_ojama: pos.enemy.ojama,
-        enemy_gauge: pos.enemy.gauge,
-        turn: pos.turn,
-        sent: 0,
-        decisive_turn: 0,
-        chain: 0,
-        max_chain: 0,
-        first: None,
-        first_chain: 0,
-        dead_ojama: [dead_ojama(&pos.me.field), dead_ojama(enemy_field)],
-        enemy_bits: 0,
-        enemy_may_skill: false,
-        enemy_skill_targets: i64::from(enemy_field.skill_targets().popcount()),
-        enemy_no_skill_min_blocks: 0,
-        enemy_skill_ojama_gain: 0,
-        enemy_min_field_ojama: i64::from(enemy_field.ojama().popcount()),
-        attacked_depths: 0,
-        attack_depth: 0,
-        spared_depths: 0,
-        assumed_attack: 0,
-        assumed_gauge_damage: 0,
-    }
-}
-
 /// Whether `action` is legal and keeps me alive this turn.
 fn survives<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack, action: Action) -> bool {
     if !me.is_legal(action) {
@@ -718,7 +690,6 @@ fn survival<N: Neighbourhood>(
     }
     let rest = next
         .legal_actions()
-        .filter(|&a| a != Action::Skill || next.gauge >= SKILL_COST)
         .map(|a| survival::<N>(&next, &packs[1..], a, plies - 1))
         .max()
         .unwrap_or(0);

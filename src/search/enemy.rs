@@ -3,16 +3,16 @@
 //! condition (skill use, rows fallen, depth) as the enemy's best case. My search reads the
 //! summary instead of simulating the enemy.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
 use ysai_tables::skill_ojama;
 
-use super::eval::MAX_DEPTH;
+use super::eval::{skill_worth_trying, MAX_DEPTH};
 use super::key::WordHasher;
+use super::timeman::Deadline;
 use super::tt::TranspositionTable;
-use crate::sim::game::{gauge_damage, offset_ojama, OJAMA_ROW, SKILL_COST};
+use crate::sim::game::{gauge_damage, offset_ojama, OJAMA_ROW};
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
 
 /// Whether the enemy has used its skill on a line: never, before this move, on this move.
@@ -247,9 +247,7 @@ impl EnemyLine {
     /// Plays `action`, exchanges ojama and gauge damage; `None` if the line dies. The skill
     /// is tried only with a 5 on the field (it would destroy nothing otherwise).
     fn play<N: Neighbourhood>(&self, pack: &PreparedPack, action: Action) -> Option<Self> {
-        if action == Action::Skill
-            && (self.me.gauge < SKILL_COST || self.me.field.number(5).is_zero())
-        {
+        if action == Action::Skill && !skill_worth_trying(&self.me) {
             return None;
         }
         let mut child = *self;
@@ -282,22 +280,10 @@ struct Search<'a> {
     packs: &'a [PreparedPack],
     depth: usize,
     tt: Option<&'a TranspositionTable>,
-    deadline: Option<Instant>,
-    stopped: &'a AtomicBool,
+    deadline: Deadline,
 }
 
 impl Search<'_> {
-    fn out_of_time(&self) -> bool {
-        if self.stopped.load(Ordering::Relaxed) {
-            return true;
-        }
-        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-        if late {
-            self.stopped.store(true, Ordering::Relaxed);
-        }
-        late
-    }
-
     /// Records `line` at `depth`, then searches its moves.
     fn visit<N: Neighbourhood>(&self, table: &mut StatusTable, mut line: EnemyLine, depth: usize) {
         line.record(table.get_mut(line.skill_index, line.bits, depth));
@@ -305,7 +291,7 @@ impl Search<'_> {
         if depth == self.depth || line.turn >= self.packs.len() {
             return;
         }
-        if depth <= 1 && self.out_of_time() {
+        if depth <= 1 && self.deadline.out_of_time() {
             return;
         }
         let used = line.skill_index != NEVER;
@@ -357,13 +343,11 @@ pub fn search<N: Neighbourhood>(
     deadline: Option<Instant>,
 ) -> Option<StatusTable> {
     let depth = depth.min(MAX_DEPTH);
-    let stopped = AtomicBool::new(false);
     let search = Search {
         packs,
         depth,
         tt,
-        deadline,
-        stopped: &stopped,
+        deadline: Deadline::new(deadline),
     };
     let mut table = StatusTable::new(depth);
     let mut line = root;
@@ -388,7 +372,7 @@ pub fn search<N: Neighbourhood>(
             );
         table.merge(&partial);
     }
-    if stopped.load(Ordering::Relaxed) {
+    if search.deadline.has_passed() {
         return None;
     }
     table.combine();

@@ -58,11 +58,39 @@ pub struct Line {
 }
 
 impl Line {
+    /// My search's root at `turn` (§6.1): nothing done yet, the enemy known from its field.
+    pub fn root(turn: usize, me: &PlayerState, enemy: &PlayerState) -> Self {
+        let enemy_field = &enemy.field;
+        Line {
+            me: *me,
+            enemy_ojama: enemy.ojama,
+            enemy_gauge: enemy.gauge,
+            turn,
+            sent: 0,
+            decisive_turn: 0,
+            chain: 0,
+            max_chain: 0,
+            first: None,
+            first_chain: 0,
+            dead_ojama: [dead_ojama(&me.field), dead_ojama(enemy_field)],
+            enemy_bits: 0,
+            enemy_may_skill: false,
+            enemy_skill_targets: i64::from(enemy_field.skill_targets().popcount()),
+            enemy_no_skill_min_blocks: 0,
+            enemy_skill_ojama_gain: 0,
+            enemy_min_field_ojama: i64::from(enemy_field.ojama().popcount()),
+            attacked_depths: 0,
+            attack_depth: 0,
+            spared_depths: 0,
+            assumed_attack: 0,
+            assumed_gauge_damage: 0,
+        }
+    }
+
     /// Turn start for both sides (§5.1): a row falls on me if my stock holds one; the enemy's
-    /// row is only accounted (its field is not simulated). Returns whether mine fell.
-    pub fn drop_rows(&mut self, depth: usize) -> bool {
-        let mine = self.me.drop_pending_ojama();
-        if mine {
+    /// row is only accounted (its field is not simulated).
+    pub fn drop_rows(&mut self, depth: usize) {
+        if self.me.drop_pending_ojama() {
             self.dead_ojama[0] -= OJAMA_ROW;
         }
         if self.enemy_ojama >= OJAMA_ROW {
@@ -72,8 +100,13 @@ impl Line {
             self.enemy_no_skill_min_blocks += OJAMA_ROW;
             self.enemy_min_field_ojama += OJAMA_ROW;
         }
-        mine
     }
+}
+
+/// Whether the searches try the skill: the gauge allows it and a 5 is on the field (without
+/// one it is legal but destroys nothing, §1.1).
+pub fn skill_worth_trying(state: &PlayerState) -> bool {
+    state.gauge >= SKILL_COST && !state.field.number(SKILL_NUMBER).is_zero()
 }
 
 /// The first move's bonus from the counter-attack analysis (§9e), or the chain above which
@@ -452,30 +485,9 @@ mod tests {
     }
 
     fn quiet_line() -> Line {
-        Line {
-            me: PlayerState::default(),
-            enemy_ojama: 0,
-            enemy_gauge: 0,
-            turn: 30,
-            sent: 0,
-            decisive_turn: 0,
-            chain: 0,
-            max_chain: 0,
-            first: None,
-            first_chain: 0,
-            dead_ojama: [160, 160],
-            enemy_bits: 0,
-            enemy_may_skill: false,
-            enemy_skill_targets: 0,
-            enemy_no_skill_min_blocks: 0,
-            enemy_skill_ojama_gain: 0,
-            enemy_min_field_ojama: 0,
-            attacked_depths: 0,
-            attack_depth: 0,
-            spared_depths: 0,
-            assumed_attack: 0,
-            assumed_gauge_damage: 0,
-        }
+        let mut line = Line::root(30, &PlayerState::default(), &PlayerState::default());
+        line.dead_ojama = [160, 160];
+        line
     }
 
     #[test]

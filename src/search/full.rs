@@ -7,14 +7,16 @@
 //! table. Every input of a line's value is in its key, so a hit returns exactly what the
 //! search would have computed: the result does not depend on the thread count.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use super::enemy::{StatusTable, ANY, BEFORE, NEVER};
-use super::eval::{evaluate, raise_gauge, EvalContext, Line, DEAD_ENEMY, DEAD_STEP};
+use super::eval::{
+    evaluate, raise_gauge, skill_worth_trying, EvalContext, Line, DEAD_ENEMY, DEAD_STEP,
+};
 use super::key::WordHasher;
+use super::timeman::Deadline;
 use super::tt::TranspositionTable;
 use crate::sim::game::{gauge_damage, offset_ojama, GAUGE_PER_VANISH, OJAMA_ROW, SKILL_COST};
 use crate::sim::{Action, Neighbourhood, PreparedPack};
@@ -78,10 +80,9 @@ impl FullSearch<'_> {
     /// Searches every root move from `root` (a line at the start of its turn, before its ojama
     /// row).
     pub fn run<N: Neighbourhood>(&self, root: &Line) -> Option<RootValues> {
-        let stopped = AtomicBool::new(false);
         let worker = Worker {
             search: self,
-            stopped: &stopped,
+            deadline: Deadline::new(self.deadline),
         };
         let mut node = *root;
         node.drop_rows(0);
@@ -89,7 +90,7 @@ impl FullSearch<'_> {
             .par_iter()
             .map(|&action| (action, worker.root_move::<N>(&node, action)))
             .collect();
-        if stopped.load(Ordering::Relaxed) {
+        if worker.deadline.has_passed() {
             return None;
         }
         Some(RootValues { values })
@@ -98,21 +99,10 @@ impl FullSearch<'_> {
 
 struct Worker<'a> {
     search: &'a FullSearch<'a>,
-    stopped: &'a AtomicBool,
+    deadline: Deadline,
 }
 
 impl Worker<'_> {
-    fn out_of_time(&self) -> bool {
-        if self.stopped.load(Ordering::Relaxed) {
-            return true;
-        }
-        let late = self.search.deadline.is_some_and(|d| Instant::now() >= d);
-        if late {
-            self.stopped.store(true, Ordering::Relaxed);
-        }
-        late
-    }
-
     fn root_move<N: Neighbourhood>(&self, root: &Line, action: Action) -> f64 {
         let Some(mut child) = play::<N>(root, &self.search.packs[0], action) else {
             return LOST;
@@ -129,7 +119,7 @@ impl Worker<'_> {
         if depth == self.search.depth || pack_index >= self.search.packs.len() {
             return evaluate(&node, self.search.eval);
         }
-        if depth <= 2 && self.out_of_time() {
+        if depth <= 2 && self.deadline.out_of_time() {
             return LOST;
         }
         let key = line_key(&node, depth);
@@ -150,7 +140,7 @@ impl Worker<'_> {
                 break;
             }
         }
-        if !self.stopped.load(Ordering::Relaxed) {
+        if !self.deadline.has_passed() {
             if let Some(tt) = self.search.tt {
                 tt.store_f64(key, best);
             }
@@ -184,8 +174,7 @@ impl Worker<'_> {
 
 /// Plays my `action` on `node`; `None` if it is illegal or I die.
 fn play<N: Neighbourhood>(node: &Line, pack: &PreparedPack, action: Action) -> Option<Line> {
-    if action == Action::Skill && (node.me.gauge < SKILL_COST || node.me.field.number(5).is_zero())
-    {
+    if action == Action::Skill && !skill_worth_trying(&node.me) {
         return None;
     }
     let mut child = *node;

@@ -7,6 +7,7 @@
 //! so that arena matches at a fraction of the time control stay meaningful and nothing ever
 //! loses on time.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The game clock the original's time flags were set for.
@@ -47,6 +48,48 @@ impl Clock {
     /// The deadline of [`Clock::budget`] counted from `start`.
     pub fn deadline(&self, start: Instant, flag_ms: u64) -> Instant {
         start + self.budget(flag_ms)
+    }
+}
+
+/// A search's deadline, shared by its threads: once one of them sees it pass, all stop.
+#[derive(Debug)]
+pub struct Deadline {
+    at: Option<Instant>,
+    passed: AtomicBool,
+}
+
+impl Deadline {
+    pub fn new(at: Option<Instant>) -> Self {
+        Deadline {
+            at,
+            passed: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether the deadline has passed (and remembers it, so later checks are cheap).
+    pub fn out_of_time(&self) -> bool {
+        if self.has_passed() {
+            return true;
+        }
+        let late = self.at.is_some_and(|d| Instant::now() >= d);
+        if late {
+            self.passed.store(true, Ordering::Relaxed);
+        }
+        late
+    }
+
+    /// Whether some check already saw the deadline pass (no clock read).
+    pub fn has_passed(&self) -> bool {
+        self.passed.load(Ordering::Relaxed)
+    }
+}
+
+impl Clone for Deadline {
+    fn clone(&self) -> Self {
+        Deadline {
+            at: self.at,
+            passed: AtomicBool::new(self.has_passed()),
+        }
     }
 }
 
