@@ -15,6 +15,7 @@ pub mod params;
 pub mod play;
 pub mod player;
 pub mod protocol;
+pub mod render;
 pub mod rng;
 pub mod search;
 pub mod selfcheck;

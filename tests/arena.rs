@@ -440,6 +440,12 @@ fn replay_command_shows_and_checks_a_game() {
     let shown = run(&["arena", "replay", file.to_str().unwrap()]);
     shown.assert_ok();
     assert!(shown.stdout.contains("turn 0   pack "), "{}", shown.stdout);
+    // Fields are drawn as `-m` draws them: rows above the top as `!`, heights below.
+    assert!(
+        shown.stdout.contains("\n  !!!!!!!!!!   !!!!!!!!!!\n"),
+        "{}",
+        shown.stdout
+    );
     assert!(shown.stdout.contains("re-simulates exactly"));
     assert!(shown.stdout.contains(" wins (dead, turn "));
 

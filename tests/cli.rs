@@ -723,3 +723,75 @@ fn a_turn_before_any_game_start_is_an_error() {
         ["ysai: input line 1: expected a game-start block (500 packs) before the first turn, found the block of turn 0"]
     );
 }
+
+#[test]
+fn tm_and_m_report_each_turn_on_stderr_without_changing_the_answer() {
+    let (_, text) = first_game_of_54();
+    let small = [
+        "-bw",
+        "200",
+        "-bcw",
+        "60",
+        "-d",
+        "2",
+        "-ed",
+        "2",
+        "--beam-nodes",
+        "1000",
+        "-t",
+        "9",
+    ];
+    let quiet = run_input(&small, text.as_str());
+    quiet.assert_clean();
+    assert_eq!(quiet.stderr, "");
+    let with = |flag: &str| {
+        let mut args = small.to_vec();
+        args.push(flag);
+        let run = run_input(&args, text.as_str());
+        run.assert_no_panic();
+        assert_eq!(run.code, Some(0), "{flag}: {}", run.stderr);
+        assert_eq!(run.stdout, quiet.stdout, "{flag} changed the answer");
+        run.stderr
+    };
+
+    let tm = with("-tm");
+    let lines: Vec<&str> = tm.lines().collect();
+    assert_eq!(lines.len(), 1, "{tm}");
+    let line = lines[0];
+    assert!(line.starts_with("Turn 9 timeleft "), "{line}");
+    for token in [" elapsed ", " mc ", " d 2/2 n ", " h "] {
+        assert!(line.contains(token), "{token} missing: {line}");
+    }
+    assert!(line.contains("[turn bd "), "{line}");
+
+    let m = with("-m");
+    assert!(
+        m.starts_with(line.split(" elapsed ").next().unwrap()),
+        "{m}"
+    );
+    for part in ["me ", "enemy", "best line:", "d1 ", "hyouka: stock ", " = "] {
+        assert!(m.contains(part), "{part} missing:\n{m}");
+    }
+    // Both root fields: three rows above the top, then 16 rows and the heights.
+    assert!(m.contains("!!!!!!!!!!   !!!!!!!!!!"), "{m}");
+}
+
+#[test]
+fn m_shows_the_first_beam_bucket_by_bucket() {
+    let (_, text) = first_game_of_54();
+    let run = run_input(
+        &["-m", "-bw", "200", "-bcw", "60", "-bd", "6", "-t", "0"],
+        text.as_str(),
+    );
+    run.assert_no_panic();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stderr.contains("[first bd 6 "), "{}", run.stderr);
+    assert!(run.stderr.contains("first beam buckets"), "{}", run.stderr);
+    let depths = run
+        .stderr
+        .lines()
+        .filter(|l| l.trim_start().starts_with("depth "))
+        .count();
+    assert_eq!(depths, 6, "{}", run.stderr);
+    assert!(run.stderr.contains("  plan "), "{}", run.stderr);
+}

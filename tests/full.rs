@@ -109,3 +109,51 @@ fn the_first_turn_plays_the_plan() {
     let (_, reason) = decide(&s, &reproducible(), 2);
     assert_eq!(reason, Reason::Plan);
 }
+
+/// `-m`'s line is the search's own: without the enemy branches, its last state is worth
+/// exactly the value the search gave the move.
+#[test]
+fn the_reported_line_ends_in_the_value_of_the_move() {
+    let params = Params {
+        debug_msg: true,
+        ai3_min_over_drops: false,
+        search_depth: 3,
+        enemy_search_depth: 3,
+        ..reproducible()
+    };
+    let mut checked = 0;
+    for name in SNAPSHOTS {
+        let s = snapshot(name);
+        let mut decider = Decider::<Shift>::new(&params);
+        let d = decider.decide(&Position {
+            turn: s.turn,
+            packs: &s.packs,
+            me: &s.me,
+            enemy: &s.enemy,
+            time_left_ms: s.time_left_ms,
+        });
+        // A trusted plan move and a lost position need no search, hence no line.
+        let Some(detail) = d.detail else {
+            assert!(
+                matches!(d.reason, Reason::Plan | Reason::Survival),
+                "{name}"
+            );
+            continue;
+        };
+        assert_eq!(
+            detail.line.first().map(|(a, _)| *a),
+            Some(d.action),
+            "{name}"
+        );
+        if detail.line.len() == d.depths.1 && d.value.abs() < 1e6 {
+            let total: f64 = detail.terms.iter().map(|(_, v)| v).sum();
+            assert!(
+                (total - d.value).abs() < 1e-6,
+                "{name}: {total} vs {}",
+                d.value
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 3, "only {checked} snapshots had a full line");
+}

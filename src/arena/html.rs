@@ -10,8 +10,9 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::referee::{parse_command, StateRecord, TurnRecord};
-use super::replay::{cell_char, Replay};
+use super::replay::Replay;
 use crate::bitboard::{HEIGHT, WIDTH};
+use crate::render::cell_char;
 use crate::sim::action::DROP_COLUMNS;
 use crate::sim::oracle::{self, OracleField, OraclePlayer, GRID_HEIGHT};
 use crate::sim::{play_turn, Action, Pack, PlayerState, PreparedPack, Shift};

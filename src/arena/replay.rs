@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::referee::{parse_command, GameRecord, GameResult, StateRecord, TurnRecord};
-use crate::sim::field::OJAMA_VALUE;
+use crate::render::{rows_picture, side_by_side};
 use crate::sim::{play_turn, Action, Pack, PlayerState, PreparedPack, Shift, PACKS_PER_GAME};
 
 /// The format tag of replay files; bump it when the layout changes.
@@ -115,7 +115,7 @@ fn parse_moves(moves: &[Option<String>; 2]) -> Option<[Action; 2]> {
 }
 
 /// The whole game as text: per turn the pack, both moves with chains, score, ojama stock and
-/// gauge, and both fields side by side; then the result.
+/// gauge, and both fields side by side as `-m` draws them; then the result.
 pub fn render(replay: &Replay) -> String {
     let mut out = String::new();
     let names = replay
@@ -159,25 +159,15 @@ fn render_turn(out: &mut String, replay: &Replay, turn: &TurnRecord) {
             state.gauge,
         );
     }
-    let rows = turn.state[0].field.len().max(turn.state[1].field.len());
-    for row in 0..rows {
-        let line = |player: usize| {
-            turn.state[player]
-                .field
-                .get(row)
-                .map_or(String::new(), |cells| {
-                    cells.iter().map(|&c| cell_char(c)).collect()
-                })
-        };
-        let _ = writeln!(out, "  {:<10}    {}", line(0), line(1));
-    }
+    let pictures = turn
+        .state
+        .each_ref()
+        .map(|s| rows_picture(&s.field))
+        .to_vec();
+    out.push_str(&indent(&side_by_side(&pictures)));
 }
 
-pub(super) fn cell_char(value: u8) -> char {
-    match value {
-        0 => '.',
-        OJAMA_VALUE => 'X',
-        v @ 1..=9 => (b'0' + v) as char,
-        _ => '?',
-    }
+/// Every line of `text` two spaces in.
+fn indent(text: &str) -> String {
+    text.lines().map(|line| format!("  {line}\n")).collect()
 }

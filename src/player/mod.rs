@@ -5,6 +5,7 @@ mod beam;
 mod full;
 mod greedy;
 mod random;
+mod report;
 
 pub use beam::BeamPlayer;
 pub use full::FullPlayer;

@@ -210,6 +210,19 @@ pub struct BeamResult {
     pub nodes: u64,
     /// Moves applied by the simulator.
     pub sim_calls: u64,
+    /// Per depth reached, its buckets, highest chain first (what `-m` shows of the first beam).
+    pub buckets: Vec<Vec<Bucket>>,
+}
+
+/// The nodes of one depth that can fire the same chain next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bucket {
+    pub chain: u8,
+    /// Nodes in the bucket, and how many of them go on to the next depth.
+    pub nodes: u32,
+    pub kept: u32,
+    /// The rank of its best node.
+    pub best: i64,
 }
 
 impl BeamResult {
@@ -500,6 +513,11 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
         }
         self.result.depth = depth + 1;
         let stop = self.record(&mut children, depth + 1);
+        self.result.buckets.push(bucket_summary(
+            &children,
+            self.config.width,
+            self.config.bucket_width,
+        ));
         self.candidates = children;
         if self.progress.out_of_time() {
             self.result.timed_out = true;
@@ -741,20 +759,41 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
     }
 }
 
-/// The best of each bucket of `candidates` (sorted by bucket, then rank), highest chain first:
-/// at most `bucket_width` per bucket and `width` in all.
+/// The buckets of `candidates` (sorted by bucket, then rank), highest chain first, each with
+/// how many of its best nodes go on: at most `bucket_width` per bucket and `width` in all.
+fn frontier_buckets(
+    candidates: &[Child],
+    width: usize,
+    bucket_width: usize,
+) -> impl Iterator<Item = (&[Child], usize)> {
+    let mut left = width;
+    candidates
+        .chunk_by(|a, b| a.chain == b.chain)
+        .map(move |bucket| {
+            let take = bucket.len().min(bucket_width).min(left);
+            left -= take;
+            (bucket, take)
+        })
+}
+
+/// The best nodes of each bucket that go on to the next depth.
 fn choose_frontier(candidates: &[Child], width: usize, bucket_width: usize) -> Vec<Child> {
     let mut chosen = Vec::with_capacity(width.min(candidates.len()));
-    let mut left = width;
-    for bucket in candidates.chunk_by(|a, b| a.chain == b.chain) {
-        if left == 0 {
-            break;
-        }
-        let take = bucket.len().min(bucket_width).min(left);
+    for (bucket, take) in frontier_buckets(candidates, width, bucket_width) {
         chosen.extend_from_slice(&bucket[..take]);
-        left -= take;
     }
     chosen
+}
+
+fn bucket_summary(candidates: &[Child], width: usize, bucket_width: usize) -> Vec<Bucket> {
+    frontier_buckets(candidates, width, bucket_width)
+        .map(|(bucket, take)| Bucket {
+            chain: bucket[0].chain,
+            nodes: bucket.len() as u32,
+            kept: take as u32,
+            best: bucket[0].total,
+        })
+        .collect()
 }
 
 /// Removes children with equal keys, keeping the best path chain, then the stable order; the

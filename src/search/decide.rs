@@ -3,6 +3,7 @@
 //! (§9c, 9d), and the choice between the beam's move and the search's (§9h), every part inside
 //! a time budget scaled to the clock (§9i).
 
+use std::cell::RefCell;
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
@@ -12,7 +13,7 @@ use super::beam::{
     search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
 };
 use super::enemy::{self, EnemyLine, StatusTable, ANY};
-use super::eval::{CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
+use super::eval::{terms, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
 use super::full::{EnemyModel, FullSearch, RootValues, LOST};
 use super::plan::Plan;
 use super::timeman::{depth_caps, Clock};
@@ -79,6 +80,33 @@ pub struct Decision {
     pub skill_mode: bool,
     pub situation_changed: bool,
     pub elapsed: Duration,
+    /// The plan was given up this turn.
+    pub plan_cancelled: bool,
+    /// The counter analysis's verdict, when it ran its beams.
+    pub counter: Option<CounterVerdict>,
+    /// Every beam of the turn, in the order they ran.
+    pub beams: Vec<BeamNote>,
+    /// Positions the enemy's and my full search valued at their deepest finished depth.
+    pub nodes: (u64, u64),
+    /// What only `-m` asks for (computed only then).
+    pub detail: Option<Detail>,
+}
+
+/// One beam of the turn.
+#[derive(Clone, Debug)]
+pub struct BeamNote {
+    /// "first", "turn", "enemy", "counter-soon", "counter", "safety-d<d>" or "skill".
+    pub label: String,
+    pub result: BeamResult,
+    pub elapsed: Duration,
+}
+
+/// `-m`: the line the search expects after the chosen move, the state after each of its
+/// moves, and the evaluation of its last state term by term.
+#[derive(Clone, Debug)]
+pub struct Detail {
+    pub line: Vec<(Action, Line)>,
+    pub terms: Vec<(&'static str, f64)>,
 }
 
 /// What was assumed at the end of the last turn, to notice that the game took a turn nobody
@@ -121,6 +149,8 @@ pub struct Decider<N: Neighbourhood> {
     skill_mode: bool,
     expected: Option<Situation>,
     tt: Option<TranspositionTable>,
+    /// The beams run so far this turn.
+    beams: RefCell<Vec<BeamNote>>,
     neighbours: PhantomData<N>,
 }
 
@@ -158,6 +188,7 @@ impl<N: Neighbourhood> Decider<N> {
             tt: params
                 .use_tt
                 .then(|| TranspositionTable::new(params.tt_megabytes)),
+            beams: RefCell::new(Vec::new()),
             neighbours: PhantomData,
         }
     }
@@ -202,7 +233,13 @@ impl<N: Neighbourhood> Decider<N> {
             skill_mode: self.skill_mode,
             situation_changed,
             elapsed: Duration::ZERO,
+            plan_cancelled: false,
+            counter: None,
+            beams: Vec::new(),
+            nodes: (0, 0),
+            detail: None,
         };
+        let had_plan = self.plan.is_some();
         if pos.turn == 0 {
             self.first_plan(pos, start);
         }
@@ -210,21 +247,20 @@ impl<N: Neighbourhood> Decider<N> {
         if let Some(action) = planned.filter(|_| pos.turn < TRUSTED_PLAN_TURNS) {
             decision.action = action;
             decision.reason = Reason::Plan;
-            return self.finish(decision, start);
+            return self.finish(decision, start, had_plan);
         }
         // Only the search reads the counter analysis: a trusted plan move needs none.
-        let counter = if beams && self.params.check_first_chain {
-            self.counter_analysis(pos, my_first, my_fire, enemy_first)
-        } else {
-            CounterVerdict::default()
-        };
+        decision.counter = (beams && self.params.check_first_chain)
+            .then(|| self.counter_analysis(pos, my_first, my_fire, enemy_first))
+            .flatten();
+        let counter = decision.counter.unwrap_or_default();
         let clock = self.clock(pos);
         let deadline = clock.deadline(start, self.params.turn_limit_ms);
         let (my_depth, enemy_depth) = self.depths(pos);
         let Some(table) = self.enemy_search(pos, enemy_depth, deadline) else {
             decision.action = survival_move::<N>(pos);
             decision.reason = Reason::Survival;
-            return self.finish(decision, start);
+            return self.finish(decision, start, had_plan);
         };
         let mut ctx = EvalContext::new(&self.params);
         ctx.enemy_field_ojama = i64::from(pos.enemy.field.ojama().popcount());
@@ -241,16 +277,71 @@ impl<N: Neighbourhood> Decider<N> {
         let Some((values, depth)) = self.my_search(pos, &table, &ctx, my_depth, deadline) else {
             decision.action = survival_move::<N>(pos);
             decision.reason = Reason::Survival;
-            return self.finish(decision, start);
+            return self.finish(decision, start, had_plan);
         };
         decision.depths = (table.depth(), depth);
+        decision.nodes = (table.nodes, values.nodes);
         self.choose(pos, &values, planned, beam_move, &mut decision);
-        self.finish(decision, start)
+        let decision = self.finish(decision, start, had_plan);
+        if !self.params.debug_msg {
+            return decision;
+        }
+        let search = self.full_search(pos, &table, &ctx, depth, None);
+        Decision {
+            detail: Some(detail::<N>(pos, &search, decision.action)),
+            ..decision
+        }
     }
 
-    fn finish(&self, mut decision: Decision, start: Instant) -> Decision {
+    /// Stops the clock on `decision`; notes the turn's beams and whether the plan was lost.
+    fn finish(&self, mut decision: Decision, start: Instant, had_plan: bool) -> Decision {
         decision.elapsed = start.elapsed();
+        decision.plan_cancelled = had_plan && self.plan.is_none();
+        decision.beams = self.beams.take();
         decision
+    }
+
+    /// Runs a beam and notes it for `-tm`.
+    fn beam(
+        &self,
+        label: impl Into<String>,
+        root: BeamRoot<'_>,
+        config: &BeamConfig,
+    ) -> BeamResult {
+        let start = Instant::now();
+        let result = beam_search::<N>(root, config);
+        self.beams.borrow_mut().push(BeamNote {
+            label: label.into(),
+            result: result.clone(),
+            elapsed: start.elapsed(),
+        });
+        result
+    }
+
+    fn full_search<'s>(
+        &'s self,
+        pos: &Position<'s>,
+        table: &'s StatusTable,
+        ctx: &'s EvalContext,
+        depth: usize,
+        deadline: Option<Instant>,
+    ) -> FullSearch<'s> {
+        FullSearch {
+            packs: pos.packs,
+            depth,
+            enemy: table,
+            model: EnemyModel {
+                branch: self.params.ai2_minimax && self.params.ai3_min_over_drops,
+                branch_on_big_attack: self.params.ai3_big_attack,
+            },
+            eval: ctx,
+            tt: if deadline.is_some() {
+                self.tt.as_ref()
+            } else {
+                None
+            },
+            deadline,
+        }
     }
 
     /// Leaves skill mode when the game took an unplanned turn; remembers what to expect next.
@@ -271,7 +362,7 @@ impl<N: Neighbourhood> Decider<N> {
             self.clock(pos)
                 .deadline(start, self.params.first_time_limit_ms),
         );
-        let result = beam_search::<N>(beam_root(pos.me, pos.enemy, pos.packs), &config);
+        let result = self.beam("first", beam_root(pos.me, pos.enemy, pos.packs), &config);
         let target = if self.params.beam_chain_max > 0 {
             self.params.beam_chain_max as u32
         } else {
@@ -341,24 +432,12 @@ impl<N: Neighbourhood> Decider<N> {
         deadline: Instant,
     ) -> Option<(RootValues, usize)> {
         let root = Line::root(pos.turn, pos.me, pos.enemy);
-        let model = EnemyModel {
-            branch: self.params.ai2_minimax && self.params.ai3_min_over_drops,
-            branch_on_big_attack: self.params.ai3_big_attack,
-        };
         let mut done = None;
         for d in 1..=depth {
             if let Some(tt) = &self.tt {
                 tt.clear();
             }
-            let search = FullSearch {
-                packs: pos.packs,
-                depth: d,
-                enemy: table,
-                model,
-                eval: ctx,
-                tt: self.tt.as_ref(),
-                deadline: Some(deadline),
-            };
+            let search = self.full_search(pos, table, ctx, d, Some(deadline));
             match search.run::<N>(&root) {
                 Some(values) if values.best().is_some() => done = Some((values, d)),
                 Some(_) => {}
@@ -419,14 +498,15 @@ impl<N: Neighbourhood> Decider<N> {
     }
 
     /// The counter-attack analysis (§9e): if I can fire a big chain now, can the enemy answer
-    /// with a bigger one, with or without my attack in its stock?
+    /// with a bigger one, with or without my attack in its stock? `None` when the chain is too
+    /// small to ask.
     fn counter_analysis(
         &self,
         pos: &Position<'_>,
         my_first: u32,
         my_fire: Option<Action>,
         enemy_first: u32,
-    ) -> CounterVerdict {
+    ) -> Option<CounterVerdict> {
         let none = CounterVerdict::default();
         let after_row = |stock: i64| {
             if stock >= OJAMA_ROW {
@@ -437,7 +517,7 @@ impl<N: Neighbourhood> Decider<N> {
         };
         let net = after_row(pos.enemy.ojama) - after_row(pos.me.ojama) + chain_ojama(my_first);
         if my_first <= enemy_first || my_first < COUNTER_MIN_CHAIN || net < OJAMA_ROW {
-            return none;
+            return None;
         }
         let p = &self.params;
         let root = beam_root(pos.enemy, pos.me, pos.packs);
@@ -447,8 +527,8 @@ impl<N: Neighbourhood> Decider<N> {
             p.enemy_beam_chain_width,
         );
         self.limit(pos, &mut soon, p.enemy_beam_time_ms);
-        if beam_search::<N>(root, &soon).max_chain < my_first {
-            return none;
+        if self.beam("counter-soon", root, &soon).max_chain < my_first {
+            return Some(none);
         }
         let mut answer = BeamConfig::new(
             COUNTER_BEAM_DEPTH,
@@ -460,22 +540,24 @@ impl<N: Neighbourhood> Decider<N> {
             ojama: chain_ojama(my_first),
         });
         self.limit(pos, &mut answer, p.enemy_beam_time_ms);
-        let result = beam_search::<N>(root, &answer);
+        let result = self.beam("counter", root, &answer);
         let counter = result.max_chain;
-        if counter < my_first && (!result.timed_out || result.depth >= 7) {
-            CounterVerdict {
-                bonus: my_fire
-                    .map(|fire| (fire, (chain_ojama(my_first) - chain_ojama(counter)) as f64)),
-                penalty: None,
-            }
-        } else if counter > my_first {
-            CounterVerdict {
-                bonus: None,
-                penalty: Some((COUNTER_PENALTY_CHAIN, chain_ojama(counter))),
-            }
-        } else {
-            none
-        }
+        Some(
+            if counter < my_first && (!result.timed_out || result.depth >= 7) {
+                CounterVerdict {
+                    bonus: my_fire
+                        .map(|fire| (fire, (chain_ojama(my_first) - chain_ojama(counter)) as f64)),
+                    penalty: None,
+                }
+            } else if counter > my_first {
+                CounterVerdict {
+                    bonus: None,
+                    penalty: Some((COUNTER_PENALTY_CHAIN, chain_ojama(counter))),
+                }
+            } else {
+                none
+            },
+        )
     }
 
     /// The beams of a turn without a plan (§9b, 9f, 9g): my per-turn beam, the enemy's beam
@@ -493,7 +575,7 @@ impl<N: Neighbourhood> Decider<N> {
             let p = &self.params;
             let mut config = BeamConfig::turn_beam(p, my_first);
             self.limit(pos, &mut config, p.next_beam_time_ms);
-            let mine = beam_search::<N>(beam_root(pos.me, pos.enemy, pos.packs), &config);
+            let mine = self.beam("turn", beam_root(pos.me, pos.enemy, pos.packs), &config);
             let beam_move = mine.plan.first().copied();
             let enemy = self.enemy_beam(pos, enemy_first);
             self.skill_mode = self.enter_skill_mode(
@@ -529,7 +611,7 @@ impl<N: Neighbourhood> Decider<N> {
             stop: false,
         });
         self.limit(pos, &mut config, p.next_enemy_beam_time_ms);
-        beam_search::<N>(beam_root(pos.enemy, pos.me, pos.packs), &config)
+        self.beam("enemy", beam_root(pos.enemy, pos.me, pos.packs), &config)
     }
 
     /// Whether to give up chains and build for the skill (§9g).
@@ -590,7 +672,8 @@ impl<N: Neighbourhood> Decider<N> {
                 ojama: attack,
             });
             self.limit(pos, &mut config, p.dropped_beam_time_ms);
-            let result = beam_search::<N>(beam_root(pos.me, pos.enemy, pos.packs), &config);
+            let root = beam_root(pos.me, pos.enemy, pos.packs);
+            let result = self.beam(format!("safety-d{d}"), root, &config);
             bonus[d] = chain_ojama(result.max_chain);
             any = true;
         }
@@ -606,11 +689,21 @@ impl<N: Neighbourhood> Decider<N> {
         );
         config.eval = BeamEval::Skill { count_blocks: true };
         self.limit(pos, &mut config, p.skill_beam_time_ms);
-        beam_search::<N>(beam_root(pos.me, pos.enemy, pos.packs), &config)
+        self.beam("skill", beam_root(pos.me, pos.enemy, pos.packs), &config)
             .plan
             .first()
             .copied()
     }
+}
+
+/// The `-m` detail of the chosen move: the line the search expects and its last state's terms.
+fn detail<N: Neighbourhood>(pos: &Position<'_>, search: &FullSearch<'_>, action: Action) -> Detail {
+    let root = Line::root(pos.turn, pos.me, pos.enemy);
+    let line = search.principal_line::<N>(&root, action);
+    let terms = line
+        .last()
+        .map_or(Vec::new(), |(_, last)| terms(last, search.eval).to_vec());
+    Detail { line, terms }
 }
 
 /// The first depth at which each chain is available to a side: now for chains up to its

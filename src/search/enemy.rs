@@ -72,12 +72,21 @@ impl Status {
 /// The summary of an enemy search of `depth` plies: a status per skill index, rows-fallen
 /// bits and depth, and which conditions the enemy was searched from (to tell a dead
 /// condition from one never looked at).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct StatusTable {
     depth: usize,
     data: Vec<Status>,
     /// `[used before][bits][depth]`: a node with these conditions tried its moves.
     expanded: Vec<bool>,
+    /// Enemy positions visited (transposition hits included).
+    pub nodes: u64,
+}
+
+/// Equal summaries; the node counts differ with the transposition table and thread count.
+impl PartialEq for StatusTable {
+    fn eq(&self, other: &Self) -> bool {
+        (self.depth, &self.data, &self.expanded) == (other.depth, &other.data, &other.expanded)
+    }
 }
 
 impl StatusTable {
@@ -88,6 +97,7 @@ impl StatusTable {
             depth,
             data: vec![Status::UNREACHED; INDICES * patterns * (depth + 1)],
             expanded: vec![false; 2 * patterns * (depth + 1)],
+            nodes: 0,
         }
     }
 
@@ -151,6 +161,7 @@ impl StatusTable {
         for (a, b) in self.expanded.iter_mut().zip(&other.expanded) {
             *a |= b;
         }
+        self.nodes += other.nodes;
     }
 
     /// Builds the combined indices: `USED` = before or now, `ANY` = never or used.
@@ -286,6 +297,7 @@ struct Search<'a> {
 impl Search<'_> {
     /// Records `line` at `depth`, then searches its moves.
     fn visit<N: Neighbourhood>(&self, table: &mut StatusTable, mut line: EnemyLine, depth: usize) {
+        table.nodes += 1;
         line.record(table.get_mut(line.skill_index, line.bits, depth));
         line.drop_rows(depth);
         if depth == self.depth || line.turn >= self.packs.len() {

@@ -173,18 +173,31 @@ fn sk(blocks: i64) -> f64 {
 
 /// The value of a leaf: the sum of the terms of §10.
 pub fn evaluate(line: &Line, ctx: &EvalContext) -> f64 {
+    terms(line, ctx)
+        .iter()
+        .fold(0.0, |sum, &(_, value)| sum + value)
+}
+
+/// The evaluation's terms (§10) by name, in the order they are added: what `-m` prints.
+#[inline]
+pub fn terms(line: &Line, ctx: &EvalContext) -> [(&'static str, f64); 11] {
     let field_ojama = i64::from(line.me.field.ojama().popcount());
-    stock_balance(line, ctx, field_ojama)
-        + (line.enemy_min_field_ojama - field_ojama) as f64
-        + own_skill(line, ctx, field_ojama)
-        + height_limit(line, ctx)
-        + 0.01 * f64::from(line.me.field.number_blocks())
-        + lethal(line)
-        - enemy_skill_threat(line, ctx)
-        + f64::from(line.attacked_depths) * ctx.may_drop
-        + f64::from(line.spared_depths) * ctx.not_drop
-        + small_chain(line, ctx)
-        + counter_terms(line, ctx)
+    [
+        ("stock", stock_balance(line, ctx, field_ojama)),
+        (
+            "field-ojama",
+            (line.enemy_min_field_ojama - field_ojama) as f64,
+        ),
+        ("skill", own_skill(line, ctx, field_ojama)),
+        ("height", height_limit(line, ctx)),
+        ("blocks", 0.01 * f64::from(line.me.field.number_blocks())),
+        ("lethal", lethal(line)),
+        ("enemy-skill", -enemy_skill_threat(line, ctx)),
+        ("may-drop", f64::from(line.attacked_depths) * ctx.may_drop),
+        ("not-drop", f64::from(line.spared_depths) * ctx.not_drop),
+        ("small-chain", small_chain(line, ctx)),
+        ("counter", counter_terms(line, ctx)),
+    ]
 }
 
 /// Terms (a)-(d): the stock difference (units at a fifth), discounted small attacks, and the

@@ -7,6 +7,7 @@
 //! table. Every input of a line's value is in its key, so a hit returns exactly what the
 //! search would have computed: the result does not depend on the thread count.
 
+use std::cell::Cell;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -51,9 +52,18 @@ pub struct FullSearch<'a> {
 
 /// The value of every root move (`LOST` for those that die or are illegal), in
 /// [`Action::ALL`] order; `None` if the deadline cut the search short.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct RootValues {
     pub values: Vec<(Action, f64)>,
+    /// Positions valued (leaves and inner nodes, transposition hits included).
+    pub nodes: u64,
+}
+
+/// Equal values; the node counts differ with the thread count, as the table's hits do.
+impl PartialEq for RootValues {
+    fn eq(&self, other: &Self) -> bool {
+        self.values == other.values
+    }
 }
 
 impl RootValues {
@@ -80,29 +90,99 @@ impl FullSearch<'_> {
     /// Searches every root move from `root` (a line at the start of its turn, before its ojama
     /// row).
     pub fn run<N: Neighbourhood>(&self, root: &Line) -> Option<RootValues> {
-        let worker = Worker {
-            search: self,
-            deadline: Deadline::new(self.deadline),
-        };
+        let deadline = Deadline::new(self.deadline);
         let mut node = *root;
         node.drop_rows(0);
-        let values: Vec<(Action, f64)> = Action::ALL
+        let searched: Vec<(Action, f64, u64)> = Action::ALL
             .par_iter()
-            .map(|&action| (action, worker.root_move::<N>(&node, action)))
+            .map(|&action| {
+                let worker = Worker::new(self, &deadline);
+                let value = worker.root_move::<N>(&node, action);
+                (action, value, worker.nodes.get())
+            })
             .collect();
-        if worker.deadline.has_passed() {
+        if deadline.has_passed() {
             return None;
         }
-        Some(RootValues { values })
+        Some(RootValues {
+            nodes: searched.iter().map(|&(_, _, n)| n).sum(),
+            values: searched.into_iter().map(|(a, v, _)| (a, v)).collect(),
+        })
+    }
+
+    /// The line the search expects after `first` (§14's "best line"): at each depth my move
+    /// with the best value, the enemy's effect as the search assumed it (the branch in which
+    /// it attacks), and the state after each move. Searched again without the table, so it
+    /// costs time; only `-m` asks for it.
+    pub fn principal_line<N: Neighbourhood>(
+        &self,
+        root: &Line,
+        first: Action,
+    ) -> Vec<(Action, Line)> {
+        let unlimited = Deadline::new(None);
+        let worker = Worker::new(self, &unlimited);
+        let mut node = *root;
+        node.drop_rows(0);
+        let mut line = Vec::new();
+        let mut action = first;
+        for depth in 0..self.depth.min(self.packs.len()) {
+            let Some(mut child) = play::<N>(&node, &self.packs[depth], action) else {
+                break;
+            };
+            if depth == 0 {
+                child.first = Some(action);
+                child.first_chain = child.chain;
+            }
+            let enemy_dead = depth < self.enemy.depth()
+                && matches!(
+                    enemy_effect(&mut child, self.enemy, depth, self.model),
+                    Effect::Dead
+                );
+            if depth >= self.enemy.depth() {
+                assume_enemy_builds(&mut child);
+            }
+            settle(&mut child);
+            node = child;
+            node.drop_rows(depth + 1);
+            line.push((action, node));
+            if enemy_dead || depth + 1 >= self.depth.min(self.packs.len()) {
+                break;
+            }
+            let best = Action::ALL
+                .iter()
+                .filter_map(|&a| {
+                    let next = play::<N>(&node, &self.packs[depth + 1], a)?;
+                    Some((a, worker.after_move::<N>(next, depth + 1)))
+                })
+                .fold(None, |best: Option<(Action, f64)>, (a, v)| match best {
+                    Some((_, bv)) if bv >= v => best,
+                    _ => Some((a, v)),
+                });
+            match best {
+                Some((next, value)) if value > LOST => action = next,
+                _ => break,
+            }
+        }
+        line
     }
 }
 
+/// One root move's search: the shared deadline and its own node count.
 struct Worker<'a> {
     search: &'a FullSearch<'a>,
-    deadline: Deadline,
+    deadline: &'a Deadline,
+    nodes: Cell<u64>,
 }
 
-impl Worker<'_> {
+impl<'a> Worker<'a> {
+    fn new(search: &'a FullSearch<'a>, deadline: &'a Deadline) -> Self {
+        Worker {
+            search,
+            deadline,
+            nodes: Cell::new(0),
+        }
+    }
+
     fn root_move<N: Neighbourhood>(&self, root: &Line, action: Action) -> f64 {
         let Some(mut child) = play::<N>(root, &self.search.packs[0], action) else {
             return LOST;
@@ -114,6 +194,7 @@ impl Worker<'_> {
 
     /// The value of `node` (at the start of its turn, rows not yet fallen) at `depth`.
     fn value<N: Neighbourhood>(&self, mut node: Line, depth: usize) -> f64 {
+        self.nodes.set(self.nodes.get() + 1);
         node.drop_rows(depth);
         let pack_index = depth;
         if depth == self.search.depth || pack_index >= self.search.packs.len() {
