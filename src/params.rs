@@ -38,6 +38,8 @@ pub enum PlayerKind {
     Beam,
     /// The complete AI: plan, beams, two-sided full search (the default).
     Full,
+    /// A champion-style sparring partner: one plan, replanned with an anytime search.
+    Rush,
 }
 
 /// How the simulator finds the cells around a vanishing block.

@@ -1,7 +1,7 @@
 //! Playing the game protocol: read each block, let the chosen player decide, answer.
 
 use crate::params::{Params, PlayerKind};
-use crate::player::{BeamPlayer, FullPlayer, Greedy, Player, RandomPlayer, TurnView};
+use crate::player::{BeamPlayer, FullPlayer, Greedy, Player, RandomPlayer, RushPlayer, TurnView};
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
 use crate::sim::{
     Action, Field, FieldError, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME,
@@ -29,6 +29,9 @@ pub fn build() -> String {
 
 /// Flags that every player obeys.
 const PLAYER_FLAGS: &[&str] = &["threads", "ut", "ai", "neighbours", "seed", "g", "t"];
+
+/// The flags the rush player obeys besides those of every player.
+const RUSH_FLAGS: &[&str] = &["turn-ms", "tm"];
 
 /// The first-beam and per-turn-beam flags, which the beam player obeys too.
 const BEAM_FLAGS: &[&str] = &[
@@ -58,6 +61,7 @@ pub fn flags_without_effect(kind: PlayerKind, given: &[String]) -> Vec<String> {
         PLAYER_FLAGS.contains(&flag)
             || kind == PlayerKind::Full
             || (kind == PlayerKind::Beam && BEAM_FLAGS.contains(&flag))
+            || (kind == PlayerKind::Rush && RUSH_FLAGS.contains(&flag))
     };
     given
         .iter()
@@ -171,6 +175,7 @@ fn make_player<N: Neighbourhood>(params: &Params) -> Box<dyn Player> {
         PlayerKind::Greedy => Box::new(Greedy::<N>::default()),
         PlayerKind::Beam => Box::new(BeamPlayer::<N>::new(params)),
         PlayerKind::Full => Box::new(FullPlayer::<N>::new(params)),
+        PlayerKind::Rush => Box::new(RushPlayer::<N>::new(params)),
     }
 }
 

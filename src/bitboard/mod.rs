@@ -200,6 +200,20 @@ impl BitBoard {
         (beside | across) & GRID
     }
 
+    /// The set moved `dx` columns right and `dy` rows up (|dx| <= 1, |dy| <= 3); what leaves
+    /// the grid is dropped.
+    #[inline]
+    pub fn shifted(self, dx: i32, dy: i32) -> BitBoard {
+        debug_assert!(dx.abs() <= 1 && dy.abs() <= 3);
+        let bits = dx * COLUMN_BITS as i32 + dy;
+        let moved = match bits {
+            0 => self,
+            1.. => backend::shift_up(self, bits as u32),
+            _ => backend::shift_down(self, (-bits) as u32),
+        };
+        moved & GRID
+    }
+
     /// The cells of the set, column by column from the bottom.
     pub fn cells(self) -> impl Iterator<Item = (usize, usize)> {
         (0..WIDTH).flat_map(move |x| {

@@ -6,11 +6,13 @@ mod full;
 mod greedy;
 mod random;
 mod report;
+mod rush;
 
 pub use beam::BeamPlayer;
 pub use full::FullPlayer;
 pub use greedy::Greedy;
 pub use random::RandomPlayer;
+pub use rush::RushPlayer;
 
 use crate::sim::{Action, PlayerState, PreparedPack};
 

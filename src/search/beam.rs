@@ -305,10 +305,7 @@ impl Progress {
 }
 
 fn action_index(action: Action) -> u8 {
-    match action {
-        Action::Skill => 0,
-        Action::Drop { x, rot } => 1 + 4 * x + rot,
-    }
+    action.index() as u8
 }
 
 /// The key of a node: its field, turn and both stocks (the original left the stocks out).

@@ -2,12 +2,14 @@
 //! full searches share.
 
 pub mod beam;
+pub mod chokudai;
 pub mod decide;
 pub mod enemy;
 pub mod eval;
 pub mod full;
 pub mod key;
 pub mod plan;
+pub mod potential;
 pub mod timeman;
 pub mod tt;
 

@@ -32,6 +32,14 @@ impl Action {
         all
     };
 
+    /// The position of the action in [`Action::ALL`].
+    pub fn index(self) -> usize {
+        match self {
+            Action::Skill => 0,
+            Action::Drop { x, rot } => 1 + usize::from(x * ROTATIONS + rot),
+        }
+    }
+
     /// The 36 pack drops, x-major and rotation-minor.
     pub fn drops() -> &'static [Action] {
         &Self::ALL[1..]

@@ -416,6 +416,24 @@ impl Field {
         }
     }
 
+    /// The chain that follows if the block at (x, y) vanished by itself (the blocks above it
+    /// fall one row): what a chain potential asks of each buried block. 0 on an empty cell.
+    pub fn chains_after_erasing<N: Neighbourhood>(&self, x: usize, y: usize) -> u32 {
+        let cell = BitBoard::cell(x, y);
+        if (self.boards[ANY] & cell).is_zero() {
+            return 0;
+        }
+        let mut field = *self;
+        let changed = field.remove::<N>(cell);
+        field.resolve_chains::<N>(changed | complements(changed))
+    }
+
+    /// The row of the highest ojama of column `x`, if it holds one.
+    pub fn ojama_top(&self, x: usize) -> Option<usize> {
+        let column = self.boards[OJAMA].column(x);
+        (column != 0).then(|| 31 - column.leading_zeros() as usize)
+    }
+
     /// Fires the skill: destroys the 5s and the numbered blocks around them, then resolves chains.
     pub fn fire_skill<N: Neighbourhood>(&mut self) -> MoveResult {
         let doomed = self.skill_targets();

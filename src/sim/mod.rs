@@ -14,4 +14,4 @@ pub use neighbours::{Neighbourhood, Shift, Table};
 pub use pack::{Pack, PreparedPack, PACKS_PER_GAME};
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -1,0 +1,447 @@
+//! `--ai rush`: a sparring partner that plays like the probable 2019 champion (champions.md
+//! §1). It keeps one plan, a list of moves ending in a fire, and plays it while replaying the
+//! rest from the real position gives the result it expects; otherwise it searches a new one
+//! with the anytime search of `search::chokudai`, filling the time it is given. It fires the
+//! earliest 13-chain (else the biggest at the earliest depth), answers a spike in the
+//! opponent's immediate threat with a counter plan, holds its fire when the opponent could
+//! answer bigger, and out-builds an opponent that keeps a high trigger for a counter.
+
+use std::marker::PhantomData;
+use std::time::{Duration, Instant};
+
+use super::greedy::rank;
+use super::{Player, TurnView};
+use crate::params::Params;
+use crate::search::chokudai::{search, ChokudaiConfig, Fire};
+use crate::search::potential::erase_potential;
+use crate::search::timeman::Clock;
+use crate::sim::{Action, MoveResult, Neighbourhood, PlayerState, PreparedPack};
+
+/// Search budgets and horizons, set for the qualifier's 180 s + 20 s clock and scaled to the
+/// clock actually left, as every budget of this project is.
+const OPENING: (usize, u64) = (13, 18_000);
+const REPLAN: (usize, u64) = (10, 15_000);
+const COUNTER: (usize, u64) = (10, 15_000);
+const ANTI_COUNTER: (usize, u64) = (7, 5_000);
+const EXTEND: (usize, u64) = (8, 13_000);
+const OUTBUILD: (usize, u64) = (8, 15_000);
+/// Below this much time left (scaled to the turn limit), plans get a second and no counter
+/// or anti-counter search runs.
+const RESERVE_MS: u64 = 30_000;
+const SHORT_MS: u64 = 1_000;
+/// The original's per-turn limit, which the reserve assumes.
+const QUALIFIER_TURN_MS: u64 = 20_000;
+/// Turns up to this one plan with the opening horizon.
+const OPENING_TURNS: usize = 10;
+/// What a normal plan aims at: the ojama of a 13-chain.
+const TARGET_OJAMA: i64 = 60;
+/// What a plan against a skill builder aims at: one chain big enough to bury it (18).
+const BOMBER_TARGET_OJAMA: i64 = 200;
+/// On this turn an opponent gauge of this much marks a skill builder.
+const BOMBER_TURN: usize = 10;
+const BOMBER_GAUGE: i32 = 30;
+/// A threat spike: at least this net attack (before turn 15 / later), above the last four.
+const SPIKE_EARLY: i64 = 40;
+const SPIKE_LATE: i64 = 30;
+const SPIKE_TURN: usize = 15;
+const THREAT_HISTORY: usize = 5;
+/// A counter plan aims at this multiple of the threat (in tenths).
+const COUNTER_SHARE: i64 = 15;
+/// The counter-builder shape: a potential trigger this many rows above the lower neighbour.
+const HIGH_TRIGGER: std::ops::RangeInclusive<usize> = 5..=8;
+
+/// The plan: the moves left and what the last one is expected to do.
+#[derive(Clone, Debug)]
+struct RushPlan {
+    moves: Vec<Action>,
+    chains: u32,
+    ojama: i64,
+}
+
+pub struct RushPlayer<N: Neighbourhood> {
+    turn_limit_ms: u64,
+    seed: u64,
+    report: bool,
+    plan: Option<RushPlan>,
+    /// The opponent's net immediate threat on the last turns, newest last.
+    threats: Vec<i64>,
+    against_bomber: bool,
+    /// The opponent potential the last out-building plan answered.
+    outbuilt: Option<u32>,
+    neighbours: PhantomData<N>,
+}
+
+/// How a turn's move came about, for `-tm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Why {
+    Plan,
+    Replan,
+    Counter,
+    HoldFire,
+    Outbuild,
+    Greedy,
+}
+
+impl<N: Neighbourhood> RushPlayer<N> {
+    pub fn new(params: &Params) -> Self {
+        RushPlayer {
+            turn_limit_ms: params.turn_limit_ms,
+            seed: params.seed,
+            report: params.turn_debug_msg,
+            plan: None,
+            threats: Vec::new(),
+            against_bomber: false,
+            outbuilt: None,
+            neighbours: PhantomData,
+        }
+    }
+
+    fn clock(&self, view: &TurnView<'_>) -> Clock {
+        Clock {
+            game_left_ms: view.time_left_ms,
+            turn_limit_ms: self.turn_limit_ms,
+        }
+    }
+
+    /// Enough time left for the counter rules and full-length plans.
+    fn time_to_spare(&self, view: &TurnView<'_>) -> bool {
+        let reserve = RESERVE_MS * self.turn_limit_ms / QUALIFIER_TURN_MS;
+        view.time_left_ms >= reserve as i64
+    }
+
+    /// Searches `horizon` moves of `state` for at most the scaled `flag_ms`, ending no later
+    /// than `turn_end`, with `attack` landing after the first move.
+    fn search(
+        &self,
+        view: &TurnView<'_>,
+        state: &PlayerState,
+        (horizon, flag_ms): (usize, u64),
+        attack: i64,
+        turn_end: Instant,
+    ) -> crate::search::chokudai::ChokudaiResult {
+        let flag_ms = if self.time_to_spare(view) {
+            flag_ms
+        } else {
+            SHORT_MS
+        };
+        let deadline = (Instant::now() + self.clock(view).budget(flag_ms)).min(turn_end);
+        let config = ChokudaiConfig {
+            horizon,
+            deadline: Some(deadline),
+            expansions: None,
+            injected: vec![attack],
+            seed: self.seed ^ view.turn as u64,
+        };
+        search::<N>(state, view.packs, &config)
+    }
+
+    fn adopt(&mut self, fire: Option<&Fire>) -> bool {
+        self.plan = fire.map(|f| RushPlan {
+            moves: f.path.clone(),
+            chains: f.chains,
+            ojama: f.ojama,
+        });
+        self.plan.is_some()
+    }
+
+    fn target(&self) -> i64 {
+        if self.against_bomber {
+            BOMBER_TARGET_OJAMA
+        } else {
+            TARGET_OJAMA
+        }
+    }
+
+    fn replan(&mut self, view: &TurnView<'_>, turn_end: Instant) {
+        let shape = if view.turn <= OPENING_TURNS {
+            OPENING
+        } else {
+            REPLAN
+        };
+        let result = self.search(view, view.me, shape, 0, turn_end);
+        let target = self.target();
+        self.adopt(result.choose(target));
+    }
+
+    /// Answers a new spike in the opponent's threat with a plan that sends 1.5 times as much.
+    fn counter(&mut self, view: &TurnView<'_>, turn_end: Instant) -> bool {
+        let Some(&threat) = self.threats.last() else {
+            return false;
+        };
+        let floor = if view.turn < SPIKE_TURN {
+            SPIKE_EARLY
+        } else {
+            SPIKE_LATE
+        };
+        let earlier = &self.threats[..self.threats.len() - 1];
+        if threat < floor || earlier.iter().any(|&t| t >= threat) {
+            return false;
+        }
+        let result = self.search(view, view.me, COUNTER, threat, turn_end);
+        self.adopt(result.choose(threat * COUNTER_SHARE / 10))
+    }
+
+    /// The plan fires now: would the opponent, my attack in its stock, answer bigger? Then
+    /// build on for the biggest chain within reach instead.
+    fn hold_fire(&mut self, view: &TurnView<'_>, plan: &RushPlan, turn_end: Instant) -> bool {
+        let attack = (plan.ojama - view.me.ojama).max(0);
+        let theirs = self.search(view, view.opponent, ANTI_COUNTER, attack, turn_end);
+        let answer = theirs.fires.iter().flatten().map(|f| f.chains).max();
+        if answer.is_none_or(|c| c < plan.chains + 1) {
+            return false;
+        }
+        let result = self.search(view, view.me, EXTEND, 0, turn_end);
+        self.adopt(result.choose(i64::MAX))
+    }
+
+    /// An opponent keeping a high trigger is waiting to counter: out-build it.
+    fn outbuild(&mut self, view: &TurnView<'_>, plan_chains: u32, turn_end: Instant) -> bool {
+        let potential = erase_potential::<N>(&view.opponent.field);
+        let Some((x, y)) = potential.trigger else {
+            return false;
+        };
+        let heights = view.opponent.field.heights();
+        let lower = [x.checked_sub(1), Some(x + 1)]
+            .into_iter()
+            .flatten()
+            .filter_map(|c| heights.get(c).copied())
+            .min()
+            .map_or(0, usize::from);
+        let high = y
+            .checked_sub(lower)
+            .is_some_and(|d| HIGH_TRIGGER.contains(&d));
+        if !high || plan_chains >= potential.chain + 2 || self.outbuilt == Some(potential.chain) {
+            return false;
+        }
+        self.outbuilt = Some(potential.chain);
+        let result = self.search(view, view.me, OUTBUILD, 0, turn_end);
+        self.adopt(result.choose(i64::MAX))
+    }
+
+    fn decide(&mut self, view: &TurnView<'_>) -> (Action, Why) {
+        let start = Instant::now();
+        let turn_end = self.clock(view).deadline(start, OPENING.1);
+        self.note_threat(view);
+        if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
+            self.against_bomber = true;
+            self.plan = None;
+        }
+        let spare = self.time_to_spare(view);
+        let mut why = Why::Plan;
+        if spare && self.counter(view, turn_end) {
+            why = Why::Counter;
+        } else if !self.plan.as_ref().is_some_and(|p| replays::<N>(p, view)) {
+            self.replan(view, turn_end);
+            why = Why::Replan;
+        } else if let Some(plan) = self.plan.clone().filter(|p| spare && p.moves.len() == 1) {
+            if self.hold_fire(view, &plan, turn_end) {
+                why = Why::HoldFire;
+            }
+        }
+        if let Some(chains) = self.plan.as_ref().map(|p| p.chains).filter(|_| spare) {
+            if self.outbuild(view, chains, turn_end) {
+                why = Why::Outbuild;
+            }
+        }
+        match self.next_move(view) {
+            Some(action) => (action, why),
+            None => (greedy_move::<N>(view), Why::Greedy),
+        }
+    }
+
+    /// The opponent's best immediate attack minus its own stock, remembered for spikes.
+    fn note_threat(&mut self, view: &TurnView<'_>) {
+        let best = best_immediate_ojama::<N>(view.opponent, &view.packs[0]);
+        self.threats.push(best - view.opponent.ojama);
+        if self.threats.len() > THREAT_HISTORY {
+            self.threats.remove(0);
+        }
+    }
+
+    /// Takes the plan's next move if it is legal and survives.
+    fn next_move(&mut self, view: &TurnView<'_>) -> Option<Action> {
+        let plan = self.plan.as_mut()?;
+        let action = plan.moves.first().copied()?;
+        let survives = rank::<N>(view.me, &view.packs[0], action).0 && view.me.is_legal(action);
+        if !survives {
+            self.plan = None;
+            return None;
+        }
+        plan.moves.remove(0);
+        if plan.moves.is_empty() {
+            self.plan = None;
+        }
+        Some(action)
+    }
+}
+
+/// Whether the rest of `plan`, played from the real position, still ends as it expects.
+fn replays<N: Neighbourhood>(plan: &RushPlan, view: &TurnView<'_>) -> bool {
+    let mut state = *view.me;
+    let mut last = MoveResult::default();
+    for (pack, &action) in view.packs.iter().zip(&plan.moves) {
+        state.drop_pending_ojama();
+        if !state.is_legal(action) {
+            return false;
+        }
+        last = state.act::<N>(pack, action);
+        if last.dead {
+            return false;
+        }
+        state.ojama = (state.ojama - last.ojama).max(0);
+    }
+    (last.chains, last.ojama) == (plan.chains, plan.ojama)
+}
+
+/// The most ojama one of `state`'s actions sends this turn.
+fn best_immediate_ojama<N: Neighbourhood>(state: &PlayerState, pack: &PreparedPack) -> i64 {
+    state
+        .legal_actions()
+        .map(|action| {
+            let (alive, ojama, _) = rank::<N>(state, pack, action);
+            if alive {
+                ojama
+            } else {
+                0
+            }
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+fn greedy_move<N: Neighbourhood>(view: &TurnView<'_>) -> Action {
+    view.me
+        .legal_actions()
+        .max_by_key(|&a| rank::<N>(view.me, &view.packs[0], a))
+        .unwrap_or(Action::drops()[0])
+}
+
+impl<N: Neighbourhood> Player for RushPlayer<N> {
+    fn choose(&mut self, view: &TurnView<'_>) -> Action {
+        let start = Instant::now();
+        let (action, why) = self.decide(view);
+        if self.report {
+            eprintln!("{}", turn_line(view, action, why, self, start.elapsed()));
+        }
+        action
+    }
+}
+
+/// `-tm`: turn, clock, why, the move, the plan's remaining length and expected chain, and
+/// the opponent's latest threat.
+fn turn_line<N: Neighbourhood>(
+    view: &TurnView<'_>,
+    action: Action,
+    why: Why,
+    player: &RushPlayer<N>,
+    elapsed: Duration,
+) -> String {
+    let plan = player.plan.as_ref().map_or("-".to_string(), |p| {
+        format!(
+            "{} moves to {} ({} ojama)",
+            p.moves.len(),
+            p.chains,
+            p.ojama
+        )
+    });
+    format!(
+        "Turn {} timeleft {} elapsed {} {:?} {} plan {} threat {}{}",
+        view.turn,
+        view.time_left_ms,
+        elapsed.as_millis(),
+        why,
+        action,
+        plan,
+        player.threats.last().copied().unwrap_or(0),
+        if player.against_bomber { " bomber" } else { "" },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Field, Pack, Shift};
+    use ysai_tables::chain_ojama as ojama_of;
+
+    fn view<'a>(
+        turn: usize,
+        packs: &'a [PreparedPack],
+        me: &'a PlayerState,
+        opponent: &'a PlayerState,
+    ) -> TurnView<'a> {
+        TurnView {
+            turn,
+            packs,
+            me,
+            opponent,
+            time_left_ms: 180_000,
+        }
+    }
+
+    fn packs(cells: [[u8; 2]; 2], n: usize) -> Vec<PreparedPack> {
+        vec![PreparedPack::new(Pack { cells }); n]
+    }
+
+    #[test]
+    fn a_plan_replays_only_while_its_result_holds() {
+        // A 3 dropped onto the 7 fires a one-chain.
+        let me = PlayerState {
+            field: Field::from_picture(&["7"]).unwrap(),
+            ..PlayerState::default()
+        };
+        let packs = packs([[0, 0], [3, 0]], 3);
+        let fire = Action::Drop { x: 0, rot: 0 };
+        let plan = RushPlan {
+            moves: vec![fire],
+            chains: 1,
+            ojama: ojama_of(1),
+        };
+        let other = PlayerState::default();
+        assert!(replays::<Shift>(&plan, &view(0, &packs, &me, &other)));
+        let buried = PlayerState { ojama: 10, ..me };
+        assert!(
+            !replays::<Shift>(&plan, &view(0, &packs, &buried, &other)),
+            "a row of ojama changes the result"
+        );
+    }
+
+    #[test]
+    fn the_threat_is_the_opponents_best_attack_minus_its_stock() {
+        let opponent = PlayerState {
+            field: Field::from_picture(&["7"]).unwrap(),
+            ojama: 0,
+            ..PlayerState::default()
+        };
+        let packs = packs([[0, 0], [3, 0]], 2);
+        assert_eq!(
+            best_immediate_ojama::<Shift>(&opponent, &packs[0]),
+            ojama_of(1)
+        );
+        let me = PlayerState::default();
+        let mut player = RushPlayer::<Shift>::new(&Params::default());
+        let stocked = PlayerState {
+            ojama: 4,
+            ..opponent
+        };
+        player.note_threat(&view(0, &packs, &me, &stocked));
+        assert_eq!(player.threats, vec![ojama_of(1) - 4]);
+    }
+
+    #[test]
+    fn a_plan_is_played_move_by_move_and_dropped_when_done() {
+        let me = PlayerState::default();
+        let packs = packs([[1, 2], [3, 4]], 3);
+        let mut player = RushPlayer::<Shift>::new(&Params::default());
+        let moves = vec![Action::Drop { x: 2, rot: 1 }, Action::Drop { x: 6, rot: 0 }];
+        player.plan = Some(RushPlan {
+            moves: moves.clone(),
+            chains: 0,
+            ojama: 0,
+        });
+        let v = view(0, &packs, &me, &me);
+        assert_eq!(player.next_move(&v), Some(moves[0]));
+        assert_eq!(player.next_move(&v), Some(moves[1]));
+        assert_eq!(player.next_move(&v), None);
+        assert!(player.plan.is_none());
+    }
+}
