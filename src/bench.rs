@@ -12,7 +12,7 @@ use crate::search::key::WordHasher;
 use crate::search::{beam_search, BeamConfig, BeamResult, BeamRoot};
 use crate::sim::{Field, Neighbourhood, PlayerState, PreparedPack};
 
-/// The chain whose first availability `bench chains` reports (`depth12`).
+/// The chain whose first availability `bench chains` reports by default (`depth12`).
 pub const REPORTED_CHAIN: u32 = 12;
 
 /// Node budget of each `ysai bench` position.
@@ -275,8 +275,10 @@ pub fn read_pack_file(path: &Path) -> Result<PackSequence, PackError> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChainsReport {
     pub file: String,
-    /// The first depth at which some node could fire a 12-chain or more next.
-    pub depth12: Option<usize>,
+    /// The chain whose first availability is reported (12 unless `--chain` says otherwise).
+    pub chain: u32,
+    /// The first depth at which some node could fire that chain or more next (`depth12`).
+    pub depth: Option<usize>,
     /// The chain the best node of the last depth can fire next.
     pub best_chain: u32,
     /// The largest chain some node could fire next, at any depth.
@@ -285,8 +287,13 @@ pub struct ChainsReport {
     pub seconds: f64,
 }
 
-/// Runs the first beam of `params` from an empty field on `sequence` (`-ftl` is its limit).
-pub fn chains_one<N: Neighbourhood>(sequence: &PackSequence, params: &Params) -> ChainsReport {
+/// Runs the first beam of `params` from an empty field on `sequence` (`-ftl` is its limit),
+/// reporting when a chain of `chain` or more is first available.
+pub fn chains_one<N: Neighbourhood>(
+    sequence: &PackSequence,
+    params: &Params,
+    chain: u32,
+) -> ChainsReport {
     let start = Instant::now();
     let mut config = BeamConfig::first_beam(params);
     config.deadline = Some(start + Duration::from_millis(params.first_time_limit_ms));
@@ -298,7 +305,8 @@ pub fn chains_one<N: Neighbourhood>(sequence: &PackSequence, params: &Params) ->
     let result = beam_search::<N>(root, &config);
     ChainsReport {
         file: sequence.file.clone(),
-        depth12: result.earliest_depth(REPORTED_CHAIN),
+        chain,
+        depth: result.earliest_depth(chain),
         best_chain: result.best_chain,
         max_chain: result.max_chain,
         sim_calls: result.sim_calls,
@@ -309,9 +317,10 @@ pub fn chains_one<N: Neighbourhood>(sequence: &PackSequence, params: &Params) ->
 impl ChainsReport {
     pub fn json(&self) -> String {
         format!(
-            "{{\"file\": {}, \"depth12\": {}, \"best_chain\": {}, \"max_chain\": {}, \"sim_calls\": {}, \"seconds\": {:.3}}}",
+            "{{\"file\": {}, \"depth{}\": {}, \"best_chain\": {}, \"max_chain\": {}, \"sim_calls\": {}, \"seconds\": {:.3}}}",
             json_string(&self.file),
-            self.depth12.map_or("null".to_string(), |d| d.to_string()),
+            self.chain,
+            self.depth.map_or("null".to_string(), |d| d.to_string()),
             self.best_chain,
             self.max_chain,
             self.sim_calls,
@@ -321,9 +330,10 @@ impl ChainsReport {
 
     pub fn line(&self) -> String {
         format!(
-            "{:<16} depth12 {:>4} best_chain {:>2} max_chain {:>2} sim_calls {:>10} seconds {:>6.2}",
+            "{:<16} depth{} {:>4} best_chain {:>2} max_chain {:>2} sim_calls {:>10} seconds {:>6.2}",
             self.file,
-            self.depth12.map_or("-".to_string(), |d| d.to_string()),
+            self.chain,
+            self.depth.map_or("-".to_string(), |d| d.to_string()),
             self.best_chain,
             self.max_chain,
             self.sim_calls,
@@ -336,9 +346,10 @@ impl ChainsReport {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChainsSummary {
     pub n: usize,
-    /// Mean over the sequences where a 12-chain was found.
-    pub depth12_mean: f64,
-    pub depth12_missing: usize,
+    /// The reported chain, the mean of its first depth where it was found, and where not.
+    pub chain: u32,
+    pub depth_mean: f64,
+    pub depth_missing: usize,
     pub best_chain_mean: f64,
     pub max_chain_mean: f64,
     pub seconds_mean: f64,
@@ -352,15 +363,16 @@ impl ChainsSummary {
             |f: &dyn Fn(&ChainsReport) -> f64| reports.iter().map(f).sum::<f64>() / n.max(1) as f64;
         let found: Vec<f64> = reports
             .iter()
-            .filter_map(|r| r.depth12)
+            .filter_map(|r| r.depth)
             .map(|d| d as f64)
             .collect();
         let seconds: f64 = reports.iter().map(|r| r.seconds).sum();
         let calls: u64 = reports.iter().map(|r| r.sim_calls).sum();
         ChainsSummary {
             n,
-            depth12_mean: found.iter().sum::<f64>() / found.len().max(1) as f64,
-            depth12_missing: n - found.len(),
+            chain: reports.first().map_or(REPORTED_CHAIN, |r| r.chain),
+            depth_mean: found.iter().sum::<f64>() / found.len().max(1) as f64,
+            depth_missing: n - found.len(),
             best_chain_mean: mean(&|r| f64::from(r.best_chain)),
             max_chain_mean: mean(&|r| f64::from(r.max_chain)),
             seconds_mean: mean(&|r| r.seconds),
@@ -369,15 +381,25 @@ impl ChainsSummary {
     }
 
     /// The summary's fields, in output order, formatted.
-    fn fields(&self) -> [(&'static str, String); 7] {
+    fn fields(&self) -> [(String, String); 7] {
+        let depth = format!("depth{}", self.chain);
         [
-            ("n", self.n.to_string()),
-            ("depth12_mean", format!("{:.3}", self.depth12_mean)),
-            ("depth12_missing", self.depth12_missing.to_string()),
-            ("best_chain_mean", format!("{:.3}", self.best_chain_mean)),
-            ("max_chain_mean", format!("{:.3}", self.max_chain_mean)),
-            ("seconds_mean", format!("{:.3}", self.seconds_mean)),
-            ("sim_calls_per_s", format!("{:.0}", self.sim_calls_per_s)),
+            ("n".into(), self.n.to_string()),
+            (format!("{depth}_mean"), format!("{:.3}", self.depth_mean)),
+            (format!("{depth}_missing"), self.depth_missing.to_string()),
+            (
+                "best_chain_mean".into(),
+                format!("{:.3}", self.best_chain_mean),
+            ),
+            (
+                "max_chain_mean".into(),
+                format!("{:.3}", self.max_chain_mean),
+            ),
+            ("seconds_mean".into(), format!("{:.3}", self.seconds_mean)),
+            (
+                "sim_calls_per_s".into(),
+                format!("{:.0}", self.sim_calls_per_s),
+            ),
         ]
     }
 

@@ -86,6 +86,9 @@ pub enum BenchKind {
         /// One JSON object per sequence, then a summary object.
         #[arg(long)]
         json: bool,
+        /// Report the first depth at which a chain of C or more is available (`depthC`).
+        #[arg(long, value_name = "C", default_value_t = crate::bench::REPORTED_CHAIN)]
+        chain: u32,
         /// Search flags, as for playing.
         #[arg(
             value_name = "FLAGS",
@@ -249,11 +252,13 @@ const NEW_FLAGS: &[&str] = &[
     "seed",
     "turns",
     "height-cutoff",
+    "beam-eval",
     "beam-nodes",
     "nbtmax",
     "turn-ms",
     "nodes",
     "limit",
+    "chain",
     "json",
     "out",
     "tier",

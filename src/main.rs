@@ -35,11 +35,16 @@ fn main() -> ExitCode {
         Some(Command::Selfcheck { turns, seed }) => selfcheck(turns, seed),
         Some(Command::Bench { kind: None, nodes }) => bench(nodes, &cli.params),
         Some(Command::Bench {
-            kind: Some(BenchKind::Chains {
-                packs, limit, json, ..
-            }),
+            kind:
+                Some(BenchKind::Chains {
+                    packs,
+                    limit,
+                    json,
+                    chain,
+                    ..
+                }),
             ..
-        }) => bench_chains(&packs, limit, json, &cli.params),
+        }) => bench_chains(&packs, limit, json, chain, &cli.params),
         Some(Command::Arena(args)) => ysai::arena::main(&args),
         Some(Command::Package { out, tier, flags }) => {
             match ysai::package::package(&out, tier, &flags, &mut io::stdout().lock()) {
@@ -83,7 +88,13 @@ fn bench(nodes: u64, params: &Params) -> ExitCode {
 }
 
 /// `ysai bench chains`: the first beam on each pack sequence of a directory.
-fn bench_chains(dir: &Path, limit: Option<usize>, json: bool, params: &Params) -> ExitCode {
+fn bench_chains(
+    dir: &Path,
+    limit: Option<usize>,
+    json: bool,
+    chain: u32,
+    params: &Params,
+) -> ExitCode {
     let files = match ysai::bench::pack_files(dir) {
         Ok(files) => files,
         Err(e) => {
@@ -102,7 +113,7 @@ fn bench_chains(dir: &Path, limit: Option<usize>, json: bool, params: &Params) -
             }
         };
         let report = with_neighbours!(params.neighbours, N => {
-            ysai::bench::chains_one::<N>(&sequence, params)
+            ysai::bench::chains_one::<N>(&sequence, params, chain)
         });
         let _ = writeln!(out, "{}", if json { report.json() } else { report.line() });
         let _ = out.flush();

@@ -63,6 +63,15 @@ pub enum HeightCutoff {
     Final,
 }
 
+/// What the first and per-turn beams rank nodes by (`--beam-eval`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum BeamEvalKind {
+    /// The original's: the chains the next real pack can fire (§9a.2).
+    Ysai,
+    /// The pack-independent "erase one block" potential and shape of the 2019 champion.
+    Potential,
+}
+
 /// All settings of one run, and the command-line flag of each.
 #[derive(Clone, Debug, PartialEq, clap::Args)]
 pub struct Params {
@@ -177,6 +186,12 @@ pub struct Params {
     #[arg(help_heading = heading::FIRST_BEAM,
           help = "Column of 14+: off, qualifier (node worth 0), final")]
     pub height_cutoff: HeightCutoff,
+    /// `--beam-eval ysai|potential`: what the first and per-turn beams rank nodes by.
+    #[arg(long = "beam-eval", value_name = "ysai|potential", value_enum,
+          hide_possible_values = true, default_value_t = D.beam_eval)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Node rank of the first and per-turn beams: ysai (next pack's chains), potential (erase one block)")]
+    pub beam_eval: BeamEvalKind,
     /// `--beam-nodes N`: node budget of every beam (0 = none). With a budget the beams stop
     /// at a depth boundary and return the same plan at any thread count.
     #[arg(long = "beam-nodes", value_name = "N", default_value_t = D.beam_nodes)]
@@ -514,6 +529,7 @@ impl Params {
         beam_max_x: 6,
         first_time_limit_ms: 19_000,
         height_cutoff: HeightCutoff::Qualifier,
+        beam_eval: BeamEvalKind::Ysai,
         beam_nodes: 0,
         beam_time_limit_ms: 19_250,
         beam_ignore_eval_max: 70,

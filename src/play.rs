@@ -46,6 +46,7 @@ const BEAM_FLAGS: &[&str] = &[
     "bmaxx",
     "ftl",
     "height-cutoff",
+    "beam-eval",
     "beam-nodes",
     "nbw",
     "nbcw",

@@ -149,6 +149,59 @@ fn chains_json_has_one_object_per_file_and_a_summary() {
         without_time(limited.lines().next().unwrap()),
         without_time(lines[0])
     );
+    // Another chain is reported under its own keys; the search itself is unchanged.
+    let thirteen_args = [&args[..5], &["--chain", "13"], &SMALL_BEAM[..]].concat();
+    let (thirteen, _, _) = ysai(&thirteen_args);
+    let first = thirteen.lines().next().unwrap();
+    assert!(first.contains("\"depth13\": "), "{first}");
+    let summary13 = thirteen.lines().last().unwrap();
+    assert!(summary13.contains("\"depth13_mean\": "), "{summary13}");
+    let tail = |line: &str| {
+        without_time(line)
+            .split("\"best_chain\"")
+            .nth(1)
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(tail(first), tail(lines[0]));
+    fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn chains_with_the_potential_rank_another_way() {
+    let dir = pack_dir("potential");
+    let run = |eval: &str| {
+        let mut args = vec![
+            "bench",
+            "chains",
+            "--packs",
+            dir.to_str().unwrap(),
+            "--json",
+        ];
+        args.extend(SMALL_BEAM);
+        args.extend(["--beam-eval", eval]);
+        let (stdout, stderr, code) = ysai(&args);
+        assert_eq!(code, Some(0), "{stderr}");
+        stdout
+            .lines()
+            .next()
+            .unwrap()
+            .split(", \"seconds\"")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let (ysai_rank, potential) = (run("ysai"), run("potential"));
+    assert_ne!(ysai_rank, potential, "the rank changes what the beam keeps");
+    let (_, stderr, code) = ysai(&[
+        "bench",
+        "chains",
+        "--packs",
+        dir.to_str().unwrap(),
+        "--beam-eval",
+        "kmyk",
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
     fs::remove_dir_all(dir).unwrap();
 }
 

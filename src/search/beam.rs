@@ -22,8 +22,9 @@ use rayon::prelude::*;
 use ysai_tables::{chain_ojama, MAX_CHAIN};
 
 use super::key::WordHasher;
+use super::potential::{self, erase_potential};
 use super::timeman::Deadline;
-use crate::params::{HeightCutoff, Params};
+use crate::params::{BeamEvalKind, HeightCutoff, Params};
 use crate::sim::game::{offset_ojama, OJAMA_ROW, SKILL_COST};
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
 
@@ -65,6 +66,19 @@ pub enum BeamEval {
     /// bucketed by those blocks; with `count_blocks` (the qualifier) the numbered blocks on the
     /// field are added to the destroyed ones.
     Skill { count_blocks: bool },
+    /// The 2019 champion's rank (`--beam-eval potential`): the longest chain one erased block
+    /// would start and the shape of the field, whatever the packs to come; still bucketed by
+    /// what the next real pack can fire.
+    Potential,
+}
+
+impl BeamEval {
+    fn of(params: &Params) -> Self {
+        match params.beam_eval {
+            BeamEvalKind::Ysai => BeamEval::Chain,
+            BeamEvalKind::Potential => BeamEval::Potential,
+        }
+    }
 }
 
 /// Everything one beam search is asked to do.
@@ -124,6 +138,7 @@ impl BeamConfig {
             min_x: params.beam_min_x.clamp(0, 8) as u8,
             max_x: params.beam_max_x.clamp(0, 8) as u8,
             height_cutoff: params.height_cutoff,
+            eval: BeamEval::of(params),
             node_budget: (params.beam_nodes > 0).then_some(params.beam_nodes),
             ..BeamConfig::new(
                 params.beam_depth,
@@ -143,6 +158,7 @@ impl BeamConfig {
             } else {
                 None
             },
+            eval: BeamEval::of(params),
             node_budget: (params.beam_nodes > 0).then_some(params.beam_nodes),
             ..BeamConfig::new(
                 params.next_beam_depth,
@@ -400,6 +416,11 @@ fn evaluate<N: Neighbourhood>(
     child.chain = best.chain;
     child.fire = best.fire;
     child.path_chain = child.path_chain.max(best.chain);
+    if eval == BeamEval::Potential {
+        let field = &node.state.field;
+        child.total = potential::score(field, chain_ojama(erase_potential::<N>(field).chain));
+        return;
+    }
     let path_part = chain_ojama(u32::from(child.path_chain)) * 1000;
     child.total = match (tall, cutoff) {
         (true, HeightCutoff::Qualifier) => 0,
