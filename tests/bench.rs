@@ -91,9 +91,8 @@ fn pack_dir(name: &str) -> PathBuf {
 
 const SMALL_BEAM: [&str; 8] = ["-bw", "300", "-bcw", "100", "-bd", "10", "-bcm", "12"];
 
-#[test]
-fn chains_json_has_one_object_per_file_and_a_summary() {
-    let dir = pack_dir("json");
+/// `bench chains --packs DIR --json` with a small beam.
+fn json_chains_args(dir: &std::path::Path) -> Vec<&str> {
     let mut args = vec![
         "bench",
         "chains",
@@ -102,6 +101,13 @@ fn chains_json_has_one_object_per_file_and_a_summary() {
         "--json",
     ];
     args.extend(SMALL_BEAM);
+    args
+}
+
+#[test]
+fn chains_json_has_one_object_per_file_and_a_summary() {
+    let dir = pack_dir("json");
+    let args = json_chains_args(&dir);
     let (stdout, stderr, code) = ysai(&args);
     assert_eq!(code, Some(0), "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
@@ -171,14 +177,7 @@ fn chains_json_has_one_object_per_file_and_a_summary() {
 fn chains_with_the_potential_rank_another_way() {
     let dir = pack_dir("potential");
     let run = |eval: &str| {
-        let mut args = vec![
-            "bench",
-            "chains",
-            "--packs",
-            dir.to_str().unwrap(),
-            "--json",
-        ];
-        args.extend(SMALL_BEAM);
+        let mut args = json_chains_args(&dir);
         args.extend(["--beam-eval", eval]);
         let (stdout, stderr, code) = ysai(&args);
         assert_eq!(code, Some(0), "{stderr}");

@@ -280,6 +280,20 @@ fn game_and_turn_options_give_one_answer() {
     assert_legal(answers[0], turn);
 }
 
+/// The full AI at small widths and depths, its beams limited by nodes (reproducible, fast).
+const SMALL_FULL: [&str; 10] = [
+    "-bw",
+    "200",
+    "-bcw",
+    "60",
+    "-d",
+    "2",
+    "-ed",
+    "2",
+    "--beam-nodes",
+    "1000",
+];
+
 #[test]
 fn every_player_and_neighbour_mode_plays_legally() {
     let (game, text) = first_game_of_54();
@@ -290,20 +304,7 @@ fn every_player_and_neighbour_mode_plays_legally() {
             "--ai", "beam", "-bw", "200", "-bcw", "60", "-bd", "8", "-nbw", "60",
         ],
         &["--neighbours", "table", "--ai", "greedy"],
-        &[
-            "--neighbours",
-            "shift",
-            "-bw",
-            "200",
-            "-bcw",
-            "60",
-            "-d",
-            "2",
-            "-ed",
-            "2",
-            "--beam-nodes",
-            "1000",
-        ],
+        &[&["--neighbours", "shift"][..], &SMALL_FULL[..]].concat(),
     ];
     for args in settings {
         let run = run_input(args, text.as_str());
@@ -727,20 +728,7 @@ fn a_turn_before_any_game_start_is_an_error() {
 #[test]
 fn tm_and_m_report_each_turn_on_stderr_without_changing_the_answer() {
     let (_, text) = first_game_of_54();
-    let small = [
-        "-bw",
-        "200",
-        "-bcw",
-        "60",
-        "-d",
-        "2",
-        "-ed",
-        "2",
-        "--beam-nodes",
-        "1000",
-        "-t",
-        "9",
-    ];
+    let small = [&SMALL_FULL[..], &["-t", "9"]].concat();
     let quiet = run_input(&small, text.as_str());
     quiet.assert_clean();
     assert_eq!(quiet.stderr, "");
