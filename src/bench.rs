@@ -371,7 +371,7 @@ impl ChainsSummary {
         ChainsSummary {
             n,
             chain: reports.first().map_or(REPORTED_CHAIN, |r| r.chain),
-            depth_mean: found.iter().sum::<f64>() / found.len().max(1) as f64,
+            depth_mean: found.iter().fold(0.0, |sum, d| sum + d) / found.len().max(1) as f64,
             depth_missing: n - found.len(),
             best_chain_mean: mean(&|r| f64::from(r.best_chain)),
             max_chain_mean: mean(&|r| f64::from(r.max_chain)),

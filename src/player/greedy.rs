@@ -32,19 +32,21 @@ pub fn rank<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack, action: Act
     )
 }
 
+/// The greedy move of `me` with `pack`: the best [`rank`], the first in search order among
+/// equals.
+pub fn best_move<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack) -> Action {
+    let mut best = (Action::drops()[0], rank::<N>(me, pack, Action::drops()[0]));
+    for action in me.legal_actions() {
+        let score = rank::<N>(me, pack, action);
+        if score > best.1 {
+            best = (action, score);
+        }
+    }
+    best.0
+}
+
 impl<N: Neighbourhood> Player for Greedy<N> {
     fn choose(&mut self, view: &TurnView<'_>) -> Action {
-        let pack = &view.packs[0];
-        let mut best = (
-            Action::drops()[0],
-            rank::<N>(view.me, pack, Action::drops()[0]),
-        );
-        for action in view.me.legal_actions() {
-            let score = rank::<N>(view.me, pack, action);
-            if score > best.1 {
-                best = (action, score);
-            }
-        }
-        best.0
+        best_move::<N>(view.me, &view.packs[0])
     }
 }

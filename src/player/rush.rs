@@ -9,10 +9,10 @@
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
-use super::greedy::rank;
+use super::greedy::{best_move, rank};
 use super::{Player, TurnView};
 use crate::params::Params;
-use crate::search::chokudai::{search, ChokudaiConfig, Fire};
+use crate::search::chokudai::{search, step, ChokudaiConfig, Fire};
 use crate::search::potential::erase_potential;
 use crate::search::timeman::Clock;
 use crate::sim::{Action, MoveResult, Neighbourhood, PlayerState, PreparedPack};
@@ -245,7 +245,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
         }
         match self.next_move(view) {
             Some(action) => (action, why),
-            None => (greedy_move::<N>(view), Why::Greedy),
+            None => (best_move::<N>(view.me, &view.packs[0]), Why::Greedy),
         }
     }
 
@@ -280,15 +280,10 @@ fn replays<N: Neighbourhood>(plan: &RushPlan, view: &TurnView<'_>) -> bool {
     let mut state = *view.me;
     let mut last = MoveResult::default();
     for (pack, &action) in view.packs.iter().zip(&plan.moves) {
-        state.drop_pending_ojama();
-        if !state.is_legal(action) {
+        let Some((next, result)) = step::<N>(&state, pack, action, 0) else {
             return false;
-        }
-        last = state.act::<N>(pack, action);
-        if last.dead {
-            return false;
-        }
-        state.ojama = (state.ojama - last.ojama).max(0);
+        };
+        (state, last) = (next, result);
     }
     (last.chains, last.ojama) == (plan.chains, plan.ojama)
 }
@@ -307,13 +302,6 @@ fn best_immediate_ojama<N: Neighbourhood>(state: &PlayerState, pack: &PreparedPa
         })
         .max()
         .unwrap_or(0)
-}
-
-fn greedy_move<N: Neighbourhood>(view: &TurnView<'_>) -> Action {
-    view.me
-        .legal_actions()
-        .max_by_key(|&a| rank::<N>(view.me, &view.packs[0], a))
-        .unwrap_or(Action::drops()[0])
 }
 
 impl<N: Neighbourhood> Player for RushPlayer<N> {

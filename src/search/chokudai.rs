@@ -86,7 +86,7 @@ struct Child {
 
 /// Plays my move of a turn: the turn's ojama row, the move, my attack taken from my stock
 /// (the offset), then `injected` added. `None` if illegal or dead.
-fn step<N: Neighbourhood>(
+pub fn step<N: Neighbourhood>(
     state: &PlayerState,
     pack: &PreparedPack,
     action: Action,

@@ -23,20 +23,13 @@ pub struct Potential {
 /// and keeps the longest chain that follows.
 pub fn erase_potential<N: Neighbourhood>(field: &Field) -> Potential {
     let mut best = Potential::default();
-    let ojama = field.ojama();
-    for x in 0..WIDTH {
-        let height = usize::from(field.height(x));
-        for y in reachable_floor(field, x)..height.saturating_sub(1) {
-            if ojama.test(x, y) {
-                continue;
-            }
-            let chain = field.chains_after_erasing::<N>(x, y);
-            if chain > best.chain {
-                best = Potential {
-                    chain,
-                    trigger: Some((x, y)),
-                };
-            }
+    for (x, y) in erasable(field).cells() {
+        let chain = field.chains_after_erasing::<N>(x, y);
+        if chain > best.chain {
+            best = Potential {
+                chain,
+                trigger: Some((x, y)),
+            };
         }
     }
     best
@@ -95,7 +88,7 @@ pub fn score(field: &Field, ojama: i64) -> i64 {
         + 2000 * i64::from(field.blocks().popcount())
 }
 
-/// Cells of `field` a potential would erase (for tests and `-m`).
+/// The cells [`erase_potential`] erases, column by column from the bottom.
 pub fn erasable(field: &Field) -> BitBoard {
     let mut cells = BitBoard::ZERO;
     for x in 0..WIDTH {
