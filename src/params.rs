@@ -496,9 +496,9 @@ pub struct Params {
     #[arg(help_heading = heading::ENGINE, display_order = 4,
           help = "Neighbour lookup of the simulator: table (precomputed, 160 MiB) or shift (bit shifts)")]
     pub neighbours: NeighbourMode,
-    /// `--seed N`: seed of the random player.
+    /// `--seed N`: seed of the random player and of the rush player's tie-breaks.
     #[arg(long = "seed", value_name = "N", default_value_t = D.seed)]
-    #[arg(help_heading = heading::ENGINE, display_order = 5, help = "Seed of the random player")]
+    #[arg(help_heading = heading::ENGINE, display_order = 5, help = "Seed of the random player and of the rush player's tie-breaks")]
     pub seed: u64,
 }
 
