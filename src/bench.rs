@@ -6,11 +6,14 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use std::{fmt, fs, io};
 
-use crate::params::Params;
+use crate::params::{FirstPlanner, Params};
 use crate::protocol::{Event, Reader};
+use crate::search::chokudai::{self, ChokudaiConfig};
+use crate::search::decide::plan_chain;
 use crate::search::key::WordHasher;
 use crate::search::{beam_search, BeamConfig, BeamResult, BeamRoot};
 use crate::sim::{Field, Neighbourhood, PlayerState, PreparedPack};
+use ysai_tables::chain_ojama;
 
 /// The chain whose first availability `bench chains` reports by default (`depth12`).
 pub const REPORTED_CHAIN: u32 = 12;
@@ -283,13 +286,26 @@ pub struct ChainsReport {
     pub best_chain: u32,
     /// The largest chain some node could fire next, at any depth.
     pub max_chain: u32,
-    pub sim_calls: u64,
+    /// Simulator move applications (the beam counts them; the anytime search does not).
+    pub sim_calls: Option<u64>,
     pub seconds: f64,
 }
 
-/// Runs the first beam of `params` from an empty field on `sequence` (`-ftl` is its limit),
-/// reporting when a chain of `chain` or more is first available.
+/// Runs the first-plan search of `params` (`--first-plan`) from an empty field on
+/// `sequence` (`-ftl` is its limit), reporting when a chain of `chain` or more is first
+/// available.
 pub fn chains_one<N: Neighbourhood>(
+    sequence: &PackSequence,
+    params: &Params,
+    chain: u32,
+) -> ChainsReport {
+    match params.first_planner {
+        FirstPlanner::Beam => chains_beam::<N>(sequence, params, chain),
+        FirstPlanner::Anytime => chains_anytime::<N>(sequence, params, chain),
+    }
+}
+
+fn chains_beam<N: Neighbourhood>(
     sequence: &PackSequence,
     params: &Params,
     chain: u32,
@@ -309,7 +325,29 @@ pub fn chains_one<N: Neighbourhood>(
         depth: result.earliest_depth(chain),
         best_chain: result.best_chain,
         max_chain: result.max_chain,
-        sim_calls: result.sim_calls,
+        sim_calls: Some(result.sim_calls),
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// The anytime search's figures: `best_chain` is the chain of the fire it would plan.
+fn chains_anytime<N: Neighbourhood>(
+    sequence: &PackSequence,
+    params: &Params,
+    chain: u32,
+) -> ChainsReport {
+    let start = Instant::now();
+    let config = ChokudaiConfig::first_plan(params, start);
+    let result = chokudai::search::<N>(&PlayerState::default(), &sequence.packs, &config);
+    ChainsReport {
+        file: sequence.file.clone(),
+        chain,
+        depth: result.earliest(chain),
+        best_chain: result
+            .choose(chain_ojama(plan_chain(params)))
+            .map_or(0, |f| f.chains),
+        max_chain: result.max_chain(),
+        sim_calls: None,
         seconds: start.elapsed().as_secs_f64(),
     }
 }
@@ -323,7 +361,7 @@ impl ChainsReport {
             self.depth.map_or("null".to_string(), |d| d.to_string()),
             self.best_chain,
             self.max_chain,
-            self.sim_calls,
+            self.sim_calls.map_or("null".to_string(), |n| n.to_string()),
             self.seconds
         )
     }
@@ -336,7 +374,7 @@ impl ChainsReport {
             self.depth.map_or("-".to_string(), |d| d.to_string()),
             self.best_chain,
             self.max_chain,
-            self.sim_calls,
+            self.sim_calls.map_or("-".to_string(), |n| n.to_string()),
             self.seconds
         )
     }
@@ -353,7 +391,8 @@ pub struct ChainsSummary {
     pub best_chain_mean: f64,
     pub max_chain_mean: f64,
     pub seconds_mean: f64,
-    pub sim_calls_per_s: f64,
+    /// Over the reports that count simulator calls.
+    pub sim_calls_per_s: Option<f64>,
 }
 
 impl ChainsSummary {
@@ -366,8 +405,9 @@ impl ChainsSummary {
             .filter_map(|r| r.depth)
             .map(|d| d as f64)
             .collect();
-        let seconds: f64 = reports.iter().map(|r| r.seconds).sum();
-        let calls: u64 = reports.iter().map(|r| r.sim_calls).sum();
+        let counted = || reports.iter().filter(|r| r.sim_calls.is_some());
+        let seconds: f64 = counted().map(|r| r.seconds).sum();
+        let calls: u64 = counted().filter_map(|r| r.sim_calls).sum();
         ChainsSummary {
             n,
             chain: reports.first().map_or(REPORTED_CHAIN, |r| r.chain),
@@ -376,7 +416,7 @@ impl ChainsSummary {
             best_chain_mean: mean(&|r| f64::from(r.best_chain)),
             max_chain_mean: mean(&|r| f64::from(r.max_chain)),
             seconds_mean: mean(&|r| r.seconds),
-            sim_calls_per_s: calls as f64 / seconds.max(1e-9),
+            sim_calls_per_s: (counted().count() > 0).then(|| calls as f64 / seconds.max(1e-9)),
         }
     }
 
@@ -398,7 +438,8 @@ impl ChainsSummary {
             ("seconds_mean".into(), format!("{:.3}", self.seconds_mean)),
             (
                 "sim_calls_per_s".into(),
-                format!("{:.0}", self.sim_calls_per_s),
+                self.sim_calls_per_s
+                    .map_or("null".to_string(), |r| format!("{r:.0}")),
             ),
         ]
     }

@@ -785,6 +785,16 @@ mod tests {
     }
 
     #[test]
+    fn stronger_play_flags() {
+        let p = params("-fire 13 -widen -first-plan anytime");
+        assert_eq!(
+            (p.fire_chain, p.first_beam_widen, p.first_planner),
+            (13, true, crate::params::FirstPlanner::Anytime)
+        );
+        assert!(run("--first-plan chokudai").is_err());
+    }
+
+    #[test]
     fn inverted_switches() {
         let p = params("-ncfc -nes -nfb -nubhm");
         assert!(!p.check_first_chain);

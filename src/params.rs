@@ -63,6 +63,16 @@ pub enum HeightCutoff {
     Final,
 }
 
+/// What searches for the first plan (`--first-plan`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum FirstPlanner {
+    /// The original's first beam (§9a), with the first-beam flags.
+    Beam,
+    /// The rush player's anytime search over `-bd` moves for the whole `-ftl`, firing the
+    /// earliest chain of `-bcm` or more.
+    Anytime,
+}
+
 /// What the first and per-turn beams rank nodes by (`--beam-eval`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum BeamEvalKind {
@@ -94,6 +104,12 @@ pub struct Params {
     #[arg(long = "hash", value_name = "MB", default_value_t = D.tt_megabytes)]
     #[arg(help_heading = heading::SEARCH, help = "Transposition table size in MiB")]
     pub tt_megabytes: usize,
+    /// `--fire N`: fire as soon as the next move can fire a chain of N or more (0 = never
+    /// force it: the search and the plan decide, as in the original).
+    #[arg(long = "fire", value_name = "N", default_value_t = D.fire_chain)]
+    #[arg(help_heading = heading::SEARCH,
+          help = "Fire as soon as a chain of N or more is available now; 0 = the search decides")]
+    pub fire_chain: u32,
     /// `--turn-ms MS`: the longest one answer may take (the qualifier's 20 s). Every time
     /// budget is also scaled by the game clock left (see `search::timeman`).
     #[arg(long = "turn-ms", value_name = "MS", default_value_t = D.turn_limit_ms)]
@@ -180,6 +196,18 @@ pub struct Params {
     #[arg(help_heading = heading::FIRST_BEAM,
           help = "Time limit, counted from reading the first pack")]
     pub first_time_limit_ms: u64,
+    /// `--first-plan beam|anytime`: what searches for the first plan.
+    #[arg(long = "first-plan", value_name = "beam|anytime", value_enum,
+          hide_possible_values = true, default_value_t = D.first_planner)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "First plan: beam (the original's), anytime (the rush player's search, earliest -bcm chain)")]
+    pub first_planner: FirstPlanner,
+    /// `--widen`: run the first beam again, as wide as the time it left allows, and keep the
+    /// plan that reaches the target chain earliest (then fires the bigger chain).
+    #[arg(long = "widen", default_value_t = D.first_beam_widen)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Rerun the first beam as wide as its time left allows; keep the earlier plan")]
+    pub first_beam_widen: bool,
     /// `--height-cutoff MODE`: how the first beam ranks a node with a column of 14 or more.
     #[arg(long = "height-cutoff", value_name = "MODE", value_enum,
           hide_possible_values = true, default_value_t = D.height_cutoff)]
@@ -517,6 +545,7 @@ impl Params {
         no_ai3: false,
         ai3_big_attack: false,
         check_first_chain: true,
+        fire_chain: 0,
 
         beam_depth: 16,
         beam_width: 5000,
@@ -529,6 +558,8 @@ impl Params {
         beam_max_x: 6,
         first_time_limit_ms: 19_000,
         height_cutoff: HeightCutoff::Qualifier,
+        first_beam_widen: false,
+        first_planner: FirstPlanner::Beam,
         beam_eval: BeamEvalKind::Ysai,
         beam_nodes: 0,
         beam_time_limit_ms: 19_250,

@@ -254,3 +254,47 @@ fn chains_reports_unusable_directories_and_files() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     fs::remove_dir_all(dir).unwrap();
 }
+
+/// `--first-plan anytime` reports the rush player's search: reproducible under an expansion
+/// budget, with no simulator-call count (it does not keep one) rather than a made-up one.
+#[test]
+fn chains_with_the_anytime_first_plan() {
+    let dir = pack_dir("anytime");
+    let run = |expansions: &str| {
+        let mut args = json_chains_args(&dir);
+        args.extend(["--first-plan", "anytime", "--beam-nodes", expansions]);
+        let (stdout, stderr, code) = ysai(&args);
+        assert_eq!(code, Some(0), "{stderr}");
+        stdout
+    };
+    let out = run("300");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].contains("\"sim_calls\": null"), "{}", lines[0]);
+    assert!(
+        lines[2].contains("\"sim_calls_per_s\": null"),
+        "{}",
+        lines[2]
+    );
+    let without_time = |text: &str| {
+        text.lines()
+            .map(|l| l.split(", \"seconds").next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(without_time(&out)[..2], without_time(&run("300"))[..2]);
+    let more = run("3000");
+    let max_chain = |line: &str| {
+        line.split("\"max_chain\": ")
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .next()
+            .unwrap()
+            .parse::<u32>()
+            .unwrap()
+    };
+    for (small, big) in out.lines().zip(more.lines()).take(2) {
+        assert!(max_chain(small) <= max_chain(big), "{small} vs {big}");
+    }
+    fs::remove_dir_all(dir).unwrap();
+}

@@ -4,8 +4,9 @@
 mod common;
 
 use common::{data, load, recorded_state};
-use ysai::params::Params;
-use ysai::search::decide::{Decider, Position, Reason};
+use ysai::params::{FirstPlanner, Params};
+use ysai::search::chokudai::{self, ChokudaiConfig};
+use ysai::search::decide::{first_max_chain, Decider, Position, Reason};
 use ysai::sim::{Action, PlayerState, PreparedPack, Shift};
 
 const SNAPSHOTS: &[&str] = &[
@@ -156,4 +157,47 @@ fn the_reported_line_ends_in_the_value_of_the_move() {
         }
     }
     assert!(checked >= 3, "only {checked} snapshots had a full line");
+}
+
+/// `--fire N` fires the biggest chain available as soon as it is N or more, and only then.
+#[test]
+fn the_fire_rule_fires_a_big_enough_chain_at_once() {
+    let mut fired = 0;
+    for name in SNAPSHOTS {
+        let s = snapshot(name);
+        let (chain, fire) = first_max_chain::<Shift>(&s.me, &s.packs[0]);
+        let Some(fire) = fire.filter(|_| chain > 0) else {
+            continue;
+        };
+        let at = |n: u32| Params {
+            fire_chain: n,
+            ..reproducible()
+        };
+        assert_eq!(decide(&s, &at(chain), 1), (fire, Reason::Fire), "{name}");
+        assert_ne!(decide(&s, &at(chain + 1), 1).1, Reason::Fire, "{name}");
+        fired += 1;
+    }
+    assert!(fired >= 2, "only {fired} snapshots could fire");
+}
+
+/// `--first-plan anytime` plays the anytime search's earliest fire of the target chain.
+#[test]
+fn the_anytime_first_plan_plays_the_searched_fire() {
+    let s = snapshot("initial");
+    let params = Params {
+        first_planner: FirstPlanner::Anytime,
+        beam_nodes: 400,
+        beam_depth: 8,
+        beam_chain_max: 4,
+        ..reproducible()
+    };
+    let config = ChokudaiConfig::first_plan(&params, std::time::Instant::now());
+    assert_eq!(config.expansions, Some(400));
+    let result = chokudai::search::<Shift>(&s.me, &s.packs, &config);
+    let fire = result
+        .choose(ysai_tables::chain_ojama(4))
+        .expect("a 400-expansion search fires something in 8 moves");
+    let played = decide(&s, &params, 1);
+    assert_eq!(played, (fire.path[0], Reason::Plan));
+    assert_eq!(played, decide(&s, &params, 2));
 }

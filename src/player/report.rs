@@ -57,6 +57,7 @@ fn reason_token(d: &Decision) -> &'static str {
     match (d.reason, d.plan_cancelled) {
         (Reason::Plan, _) => "Beam",
         (Reason::PlanKept, _) => "Beam kept",
+        (Reason::Fire, _) => "Fire",
         (_, true) => "Canceled Beam, Act",
         (Reason::Beam, false) => "NBeam",
         (Reason::Search, false) => "Act",

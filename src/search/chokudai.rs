@@ -8,13 +8,14 @@
 //! its children's potentials take.
 
 use std::collections::BinaryHeap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use fnv::FnvHashSet;
 use rayon::prelude::*;
 
 use super::key::WordHasher;
 use super::potential::{erase_potential, score};
+use crate::params::Params;
 use crate::rng::Rng;
 use crate::sim::{Action, MoveResult, Neighbourhood, PlayerState, PreparedPack};
 use ysai_tables::chain_ojama;
@@ -38,6 +39,23 @@ pub struct ChokudaiConfig {
     pub seed: u64,
 }
 
+impl ChokudaiConfig {
+    /// `--first-plan anytime`: `-bd` moves from the start of the game until `-ftl` after
+    /// `start` (or `--beam-nodes` expansions, reproducibly).
+    pub fn first_plan(params: &Params, start: Instant) -> Self {
+        let nodes = (params.beam_nodes > 0).then_some(params.beam_nodes);
+        ChokudaiConfig {
+            horizon: params.beam_depth,
+            deadline: nodes
+                .is_none()
+                .then(|| start + Duration::from_millis(params.first_time_limit_ms)),
+            expansions: nodes,
+            injected: Vec::new(),
+            seed: params.seed,
+        }
+    }
+}
+
 /// The best fire found at one depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fire {
@@ -57,6 +75,23 @@ pub struct ChokudaiResult {
 }
 
 impl ChokudaiResult {
+    /// The moves made before the earliest fire of `chain` or more.
+    pub fn earliest(&self, chain: u32) -> Option<usize> {
+        self.fires
+            .iter()
+            .position(|f| f.as_ref().is_some_and(|f| f.chains >= chain))
+    }
+
+    /// The biggest chain fired at any depth.
+    pub fn max_chain(&self) -> u32 {
+        self.fires
+            .iter()
+            .flatten()
+            .map(|f| f.chains)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The earliest fire that sends at least `ojama`; else the one that sends the most,
     /// earliest among equals.
     pub fn choose(&self, ojama: i64) -> Option<&Fire> {

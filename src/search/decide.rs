@@ -12,13 +12,14 @@ use ysai_tables::chain_ojama;
 use super::beam::{
     search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
 };
+use super::chokudai::{self, ChokudaiConfig};
 use super::enemy::{self, EnemyLine, StatusTable, ANY};
 use super::eval::{terms, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
 use super::full::{EnemyModel, FullSearch, RootValues, LOST};
 use super::plan::Plan;
 use super::timeman::{depth_caps, Clock};
 use super::tt::TranspositionTable;
-use crate::params::Params;
+use crate::params::{FirstPlanner, Params};
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME};
 
@@ -39,6 +40,10 @@ const COUNTER_BEAM_DEPTH: usize = 10;
 const COUNTER_PENALTY_CHAIN: u32 = 5;
 /// The first plan's target chain when `-bcm` is off.
 const DEFAULT_PLAN_CHAIN: u32 = 12;
+/// `--widen`: the share of the time left that the wider first beam is sized to take (its
+/// deadline still stops it), and the least widening worth a second beam.
+const WIDEN_FILL: f64 = 0.8;
+const WIDEN_MIN_GAIN: f64 = 1.5;
 /// Plies searched to find the move that survives longest when every move loses.
 const SURVIVAL_PLIES: usize = 3;
 
@@ -65,6 +70,8 @@ pub enum Reason {
     Search,
     /// Every move loses: the one that survives longest.
     Survival,
+    /// A chain of `--fire` or more was available: fired at once.
+    Fire,
 }
 
 /// What the AI decided and why: the answer and what `-tm` prints.
@@ -200,6 +207,11 @@ impl<N: Neighbourhood> Decider<N> {
         }
     }
 
+    /// The fire rule (`--fire`): a chain this big fires now, before the enemy's can.
+    fn fires(&self, chain: u32) -> bool {
+        self.params.fire_chain > 0 && chain >= self.params.fire_chain
+    }
+
     /// Whether the clock allows beams: the original's 30 s reserve, scaled to the turn limit.
     fn beams_allowed(&self, pos: &Position<'_>) -> bool {
         let reserve = BEAM_RESERVE_MS * self.params.turn_limit_ms / QUALIFIER_TURN_MS;
@@ -242,6 +254,12 @@ impl<N: Neighbourhood> Decider<N> {
         let had_plan = self.plan.is_some();
         if pos.turn == 0 {
             self.first_plan(pos, start);
+        }
+        if let Some(action) = my_fire.filter(|_| self.fires(my_first)) {
+            self.plan = None;
+            decision.action = action;
+            decision.reason = Reason::Fire;
+            return self.finish(decision, start, had_plan);
         }
         let planned = self.planned_move(pos);
         if let Some(action) = planned.filter(|_| pos.turn < TRUSTED_PLAN_TURNS) {
@@ -358,19 +376,61 @@ impl<N: Neighbourhood> Decider<N> {
     /// The first beam (§9a.3): the plan, followed until `firstbeamdepth`.
     fn first_plan(&mut self, pos: &Position<'_>, start: Instant) {
         let mut config = BeamConfig::first_beam(&self.params);
-        config.deadline = Some(
-            self.clock(pos)
-                .deadline(start, self.params.first_time_limit_ms),
-        );
-        let result = self.beam("first", beam_root(pos.me, pos.enemy, pos.packs), &config);
-        let target = if self.params.beam_chain_max > 0 {
-            self.params.beam_chain_max as u32
-        } else {
-            DEFAULT_PLAN_CHAIN
-        };
+        let deadline = self
+            .clock(pos)
+            .deadline(start, self.params.first_time_limit_ms);
+        config.deadline = Some(deadline);
+        let target = plan_chain(&self.params);
+        if self.params.first_planner == FirstPlanner::Anytime && self.anytime_plan(pos, deadline) {
+            return;
+        }
+        let root = beam_root(pos.me, pos.enemy, pos.packs);
+        let began = Instant::now();
+        let mut result = self.beam("first", root, &config);
+        if let Some(width) = self.wider_first_beam(&result, &config, began.elapsed(), deadline) {
+            config.width = width;
+            config.bucket_width = config.bucket_width * width / self.params.beam_width.max(1);
+            let wider = self.beam(format!("first-w{width}"), root, &config);
+            if plans_earlier(&wider, &result, target) {
+                result = wider;
+            }
+        }
         let reach = result.earliest_depth(target).unwrap_or(result.depth);
         self.plan_end = pos.turn + reach;
         self.plan = Some(Plan::new::<N>(pos.turn, pos.me, pos.packs, result.plan));
+    }
+
+    /// `--first-plan anytime`: the rush player's search until `deadline`; the plan ends with
+    /// the earliest fire of the target chain, else the biggest. False if it found no fire.
+    fn anytime_plan(&mut self, pos: &Position<'_>, deadline: Instant) -> bool {
+        let mut config = ChokudaiConfig::first_plan(&self.params, Instant::now());
+        config.deadline = config.deadline.map(|_| deadline);
+        let result = chokudai::search::<N>(pos.me, pos.packs, &config);
+        let Some(fire) = result.choose(chain_ojama(plan_chain(&self.params))) else {
+            return false;
+        };
+        let plan = Plan::new::<N>(pos.turn, pos.me, pos.packs, fire.path.clone());
+        self.plan_end = plan.end();
+        self.plan = Some(plan);
+        true
+    }
+
+    /// `--widen`: the width of a second first beam that fills the time the first one left
+    /// (the time of a beam grows with its width), if that is worth another beam.
+    fn wider_first_beam(
+        &self,
+        first: &BeamResult,
+        config: &BeamConfig,
+        took: Duration,
+        deadline: Instant,
+    ) -> Option<usize> {
+        if !self.params.first_beam_widen || first.timed_out || config.node_budget.is_some() {
+            return None;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        let width = (config.width as f64 * left.as_secs_f64() * WIDEN_FILL
+            / took.as_secs_f64().max(1e-3)) as usize;
+        (width as f64 >= config.width as f64 * WIDEN_MIN_GAIN).then_some(width)
     }
 
     /// This turn's plan move while the plan is active and on track; the plan is dropped
@@ -694,6 +754,22 @@ impl<N: Neighbourhood> Decider<N> {
             .first()
             .copied()
     }
+}
+
+/// The chain the first plan aims at: `-bcm`, or 12 when that is off.
+pub fn plan_chain(params: &Params) -> u32 {
+    if params.beam_chain_max > 0 {
+        params.beam_chain_max as u32
+    } else {
+        DEFAULT_PLAN_CHAIN
+    }
+}
+
+/// Whether `a` reaches `target` at an earlier depth than `b`, or at the same depth with a
+/// bigger final chain.
+fn plans_earlier(a: &BeamResult, b: &BeamResult, target: u32) -> bool {
+    let reach = |r: &BeamResult| r.earliest_depth(target).unwrap_or(usize::MAX);
+    (reach(a), std::cmp::Reverse(a.best_chain)) < (reach(b), std::cmp::Reverse(b.best_chain))
 }
 
 /// The `-m` detail of the chosen move: the line the search expects and its last state's terms.
