@@ -18,7 +18,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 #[cfg(test)]
 use crate::params::NeighbourMode;
-use crate::params::{heading, Params, PlayerKind};
+use crate::params::{heading, Params, PlayerKind, Style};
 
 /// What the command line asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -195,6 +195,9 @@ where
     let given = given_flags(&matches);
     let raw = RawCli::from_arg_matches(&matches).map_err(from_clap)?;
     let mut cli = raw.into_cli();
+    if cli.params.style == Style::Original {
+        cli.params.original_style(&given);
+    }
     cli.given = given;
     if let Some(trailing) = cli.command.as_ref().and_then(Command::trailing_flags) {
         let flags = known_flags();
@@ -254,6 +257,10 @@ const NEW_FLAGS: &[&str] = &[
     "height-cutoff",
     "beam-eval",
     "beam-nodes",
+    "fire",
+    "widen",
+    "first-plan",
+    "style",
     "nbtmax",
     "turn-ms",
     "nodes",
@@ -792,6 +799,29 @@ mod tests {
             (13, true, crate::params::FirstPlanner::Anytime)
         );
         assert!(run("--first-plan chokudai").is_err());
+    }
+
+    #[test]
+    fn the_original_style_keeps_only_given_flags() {
+        let p = params("--style original -bcm 13 -fire 13 -widen --beam-eval potential");
+        assert_eq!(p.beam_chain_max, 13);
+        assert_eq!(p.fire_chain, 13);
+        assert!(p.first_beam_widen);
+        assert_eq!(p.beam_eval, crate::params::BeamEvalKind::Potential);
+        let mut original = Params::default();
+        original.original_style(&[]);
+        let p = params("--style original");
+        assert_eq!(
+            p,
+            Params {
+                style: Style::Original,
+                ..original
+            }
+        );
+        assert_eq!(
+            (p.fire_chain, p.beam_chain_max, p.beam_chain_max2),
+            (0, 12, 16)
+        );
     }
 
     #[test]

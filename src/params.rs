@@ -63,6 +63,16 @@ pub enum HeightCutoff {
     Final,
 }
 
+/// Which defaults the play flags take (`--style`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Style {
+    /// This program's defaults.
+    Default,
+    /// The original's final run.sh play: the flags below that this program added or retuned
+    /// take the original's values unless given.
+    Original,
+}
+
 /// What searches for the first plan (`--first-plan`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum FirstPlanner {
@@ -509,6 +519,13 @@ pub struct Params {
     // --- Engine (new in this implementation) ---
     // `--help` lists `-ut` and `-ai` (declared in `cli.rs`) between `--threads` and
     // `--neighbours`, hence the explicit display order of this group.
+    /// `--style default|original`: `original` plays as the original's final run.sh did (the
+    /// flags of [`Params::original_style`] that are not given take the original's values).
+    #[arg(long = "style", value_name = "default|original", value_enum,
+          hide_possible_values = true, default_value_t = D.style)]
+    #[arg(help_heading = heading::ENGINE, display_order = 6,
+          help = "original: the original's play (-fire 0, no -widen, beam plan and rank, -bcm 12 -bcm2 16) unless flags say otherwise")]
+    pub style: Style,
     /// `--threads N`: worker threads; 0 (the default) = all cores. The original `-ut` also
     /// means all cores.
     #[arg(long = "threads", value_name = "N", default_value_t = D.threads)]
@@ -631,7 +648,34 @@ impl Params {
         player: PlayerKind::Full,
         neighbours: NeighbourMode::Shift,
         seed: 0,
+        style: Style::Default,
     };
+}
+
+impl Params {
+    /// `--style original`: every play setting this program added or retuned goes back to the
+    /// original's value, except those whose flag (a long name) is in `given`.
+    pub fn original_style(&mut self, given: &[String]) {
+        let keep = |flag: &str| given.iter().any(|g| g == flag);
+        if !keep("fire") {
+            self.fire_chain = 0;
+        }
+        if !keep("widen") {
+            self.first_beam_widen = false;
+        }
+        if !keep("first-plan") {
+            self.first_planner = FirstPlanner::Beam;
+        }
+        if !keep("beam-eval") {
+            self.beam_eval = BeamEvalKind::Ysai;
+        }
+        if !keep("bcm") {
+            self.beam_chain_max = 12;
+        }
+        if !keep("bcm2") {
+            self.beam_chain_max2 = 16;
+        }
+    }
 }
 
 impl Default for Params {
