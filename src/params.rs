@@ -114,11 +114,12 @@ pub struct Params {
     #[arg(long = "hash", value_name = "MB", default_value_t = D.tt_megabytes)]
     #[arg(help_heading = heading::SEARCH, help = "Transposition table size in MiB")]
     pub tt_megabytes: usize,
-    /// `--fire N`: fire as soon as the next move can fire a chain of N or more (0 = never
-    /// force it: the search and the plan decide, as in the original).
+    /// `--fire N`: fire as soon as the next move can fire a chain of N or more, unless the
+    /// counter analysis finds the enemy's answer bigger (0 = never force it: the search and
+    /// the plan decide, as in the original).
     #[arg(long = "fire", value_name = "N", default_value_t = D.fire_chain)]
     #[arg(help_heading = heading::SEARCH,
-          help = "Fire as soon as a chain of N or more is available now; 0 = the search decides")]
+          help = "Fire a chain of N or more at once unless the enemy can answer bigger; 0 = the search decides")]
     pub fire_chain: u32,
     /// `--turn-ms MS`: the longest one answer may take (the qualifier's 20 s). Every time
     /// budget is also scaled by the game clock left (see `search::timeman`).

@@ -159,7 +159,8 @@ fn the_reported_line_ends_in_the_value_of_the_move() {
     assert!(checked >= 3, "only {checked} snapshots had a full line");
 }
 
-/// `--fire N` fires the biggest chain available as soon as it is N or more, and only then.
+/// `--fire N` fires the biggest chain available as soon as it is N or more, and only then;
+/// with the counter analysis on, it holds fire only when the enemy's answer is bigger.
 #[test]
 fn the_fire_rule_fires_a_big_enough_chain_at_once() {
     let mut fired = 0;
@@ -171,10 +172,24 @@ fn the_fire_rule_fires_a_big_enough_chain_at_once() {
         };
         let at = |n: u32| Params {
             fire_chain: n,
+            check_first_chain: false,
             ..reproducible()
         };
         assert_eq!(decide(&s, &at(chain), 1), (fire, Reason::Fire), "{name}");
         assert_ne!(decide(&s, &at(chain + 1), 1).1, Reason::Fire, "{name}");
+        let d = Decider::<Shift>::new(&Params {
+            check_first_chain: true,
+            ..at(chain)
+        })
+        .decide(&Position {
+            turn: s.turn,
+            packs: &s.packs,
+            me: &s.me,
+            enemy: &s.enemy,
+            time_left_ms: s.time_left_ms,
+        });
+        let held = d.counter.is_some_and(|c| c.penalty.is_some());
+        assert_eq!(d.reason == Reason::Fire, !held, "{name}: {:?}", d.counter);
         fired += 1;
     }
     assert!(fired >= 2, "only {fired} snapshots could fire");

@@ -207,9 +207,24 @@ impl<N: Neighbourhood> Decider<N> {
         }
     }
 
-    /// The fire rule (`--fire`): a chain this big fires now, before the enemy's can.
+    /// The fire rule (`--fire`): a chain this big fires now, before the enemy's can, unless
+    /// the counter analysis finds the enemy's answer bigger.
     fn fires(&self, chain: u32) -> bool {
         self.params.fire_chain > 0 && chain >= self.params.fire_chain
+    }
+
+    /// The counter analysis if `-ncfc` is off and the clock allows beams.
+    fn counter_verdict(
+        &self,
+        pos: &Position<'_>,
+        beams: bool,
+        my_first: u32,
+        my_fire: Option<Action>,
+        enemy_first: u32,
+    ) -> Option<CounterVerdict> {
+        (beams && self.params.check_first_chain)
+            .then(|| self.counter_analysis(pos, my_first, my_fire, enemy_first))
+            .flatten()
     }
 
     /// Whether the clock allows beams: the original's 30 s reserve, scaled to the turn limit.
@@ -255,11 +270,18 @@ impl<N: Neighbourhood> Decider<N> {
         if pos.turn == 0 {
             self.first_plan(pos, start);
         }
+        // The counter analysis runs once: for the fire rule, or later for the search.
+        let mut counter = None;
         if let Some(action) = my_fire.filter(|_| self.fires(my_first)) {
-            self.plan = None;
-            decision.action = action;
-            decision.reason = Reason::Fire;
-            return self.finish(decision, start, had_plan);
+            let verdict = self.counter_verdict(pos, beams, my_first, my_fire, enemy_first);
+            if verdict.is_none_or(|v| v.penalty.is_none()) {
+                self.plan = None;
+                decision.action = action;
+                decision.reason = Reason::Fire;
+                decision.counter = verdict;
+                return self.finish(decision, start, had_plan);
+            }
+            counter = Some(verdict);
         }
         let planned = self.planned_move(pos);
         if let Some(action) = planned.filter(|_| pos.turn < TRUSTED_PLAN_TURNS) {
@@ -268,9 +290,8 @@ impl<N: Neighbourhood> Decider<N> {
             return self.finish(decision, start, had_plan);
         }
         // Only the search reads the counter analysis: a trusted plan move needs none.
-        decision.counter = (beams && self.params.check_first_chain)
-            .then(|| self.counter_analysis(pos, my_first, my_fire, enemy_first))
-            .flatten();
+        decision.counter = counter
+            .unwrap_or_else(|| self.counter_verdict(pos, beams, my_first, my_fire, enemy_first));
         let counter = decision.counter.unwrap_or_default();
         let clock = self.clock(pos);
         let deadline = clock.deadline(start, self.params.turn_limit_ms);
