@@ -885,3 +885,65 @@ fn survival<N: Neighbourhood>(
         .unwrap_or(0);
     1 + rest
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A beam result that first reaches a 13-chain at `depth` (if any) and ends on `best`.
+    fn reaching(depth: Option<usize>, best: u32) -> BeamResult {
+        let mut earliest = vec![None; 20];
+        earliest[13] = depth;
+        BeamResult {
+            earliest,
+            best_chain: best,
+            ..BeamResult::default()
+        }
+    }
+
+    #[test]
+    fn the_wider_plan_is_kept_only_if_it_reaches_the_target_earlier_or_bigger() {
+        let base = reaching(Some(12), 13);
+        assert!(plans_earlier(&reaching(Some(11), 13), &base, 13));
+        assert!(plans_earlier(&reaching(Some(12), 14), &base, 13));
+        assert!(!plans_earlier(&reaching(Some(12), 13), &base, 13));
+        assert!(!plans_earlier(&reaching(Some(13), 16), &base, 13));
+        assert!(!plans_earlier(&reaching(None, 16), &base, 13));
+        assert!(plans_earlier(&base, &reaching(None, 16), 13));
+    }
+
+    #[test]
+    fn a_wider_first_beam_fills_the_time_left_and_needs_a_real_gain() {
+        let params = Params {
+            first_beam_widen: true,
+            ..Params::default()
+        };
+        let decider = Decider::<crate::sim::Shift>::new(&params);
+        let config = BeamConfig::first_beam(&params);
+        let done = BeamResult::default();
+        let in_ms = |ms| Instant::now() + Duration::from_millis(ms);
+        let took = Duration::from_millis(1000);
+        let width = decider
+            .wider_first_beam(&done, &config, took, in_ms(10_000))
+            .expect("ten times the time left");
+        // 80% of the ~10 s left at 5000 nodes per second.
+        assert!((38_000..=40_000).contains(&width), "{width}");
+        assert_eq!(
+            decider.wider_first_beam(&done, &config, took, in_ms(1_500)),
+            None
+        );
+        let timed_out = BeamResult {
+            timed_out: true,
+            ..BeamResult::default()
+        };
+        assert_eq!(
+            decider.wider_first_beam(&timed_out, &config, took, in_ms(10_000)),
+            None
+        );
+        let off = Decider::<crate::sim::Shift>::new(&Params::default());
+        assert_eq!(
+            off.wider_first_beam(&done, &config, took, in_ms(10_000)),
+            None
+        );
+    }
+}
