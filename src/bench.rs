@@ -337,7 +337,8 @@ fn chains_anytime<N: Neighbourhood>(
     chain: u32,
 ) -> ChainsReport {
     let start = Instant::now();
-    let config = ChokudaiConfig::first_plan(params, start);
+    let deadline = start + Duration::from_millis(params.first_time_limit_ms);
+    let config = ChokudaiConfig::first_plan(params, deadline);
     let result = chokudai::search::<N>(&PlayerState::default(), &sequence.packs, &config);
     ChainsReport {
         file: sequence.file.clone(),

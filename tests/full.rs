@@ -55,19 +55,23 @@ fn snapshot(name: &str) -> Snapshot {
     }
 }
 
+fn position(s: &Snapshot) -> Position<'_> {
+    Position {
+        turn: s.turn,
+        packs: &s.packs,
+        me: &s.me,
+        enemy: &s.enemy,
+        time_left_ms: s.time_left_ms,
+    }
+}
+
 fn decide(s: &Snapshot, params: &Params, threads: usize) -> (Action, Reason) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
     pool.install(|| {
-        let d = Decider::<Shift>::new(params).decide(&Position {
-            turn: s.turn,
-            packs: &s.packs,
-            me: &s.me,
-            enemy: &s.enemy,
-            time_left_ms: s.time_left_ms,
-        });
+        let d = Decider::<Shift>::new(params).decide(&position(s));
         (d.action, d.reason)
     })
 }
@@ -126,13 +130,7 @@ fn the_reported_line_ends_in_the_value_of_the_move() {
     for name in SNAPSHOTS {
         let s = snapshot(name);
         let mut decider = Decider::<Shift>::new(&params);
-        let d = decider.decide(&Position {
-            turn: s.turn,
-            packs: &s.packs,
-            me: &s.me,
-            enemy: &s.enemy,
-            time_left_ms: s.time_left_ms,
-        });
+        let d = decider.decide(&position(&s));
         // A trusted plan move and a lost position need no search, hence no line.
         let Some(detail) = d.detail else {
             assert!(
@@ -181,13 +179,7 @@ fn the_fire_rule_fires_a_big_enough_chain_at_once() {
             check_first_chain: true,
             ..at(chain)
         })
-        .decide(&Position {
-            turn: s.turn,
-            packs: &s.packs,
-            me: &s.me,
-            enemy: &s.enemy,
-            time_left_ms: s.time_left_ms,
-        });
+        .decide(&position(&s));
         let held = d.counter.is_some_and(|c| c.penalty.is_some());
         assert_eq!(d.reason == Reason::Fire, !held, "{name}: {:?}", d.counter);
         fired += 1;

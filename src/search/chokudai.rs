@@ -8,7 +8,7 @@
 //! its children's potentials take.
 
 use std::collections::BinaryHeap;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use fnv::FnvHashSet;
 use rayon::prelude::*;
@@ -40,15 +40,13 @@ pub struct ChokudaiConfig {
 }
 
 impl ChokudaiConfig {
-    /// `--first-plan anytime`: `-bd` moves from the start of the game until `-ftl` after
-    /// `start` (or `--beam-nodes` expansions, reproducibly).
-    pub fn first_plan(params: &Params, start: Instant) -> Self {
+    /// `--first-plan anytime`: `-bd` moves from the start of the game until `deadline`, or
+    /// `--beam-nodes` expansions (reproducibly) if set.
+    pub fn first_plan(params: &Params, deadline: Instant) -> Self {
         let nodes = (params.beam_nodes > 0).then_some(params.beam_nodes);
         ChokudaiConfig {
             horizon: params.beam_depth,
-            deadline: nodes
-                .is_none()
-                .then(|| start + Duration::from_millis(params.first_time_limit_ms)),
+            deadline: nodes.is_none().then_some(deadline),
             expansions: nodes,
             injected: Vec::new(),
             seed: params.seed,

@@ -409,8 +409,8 @@ impl<N: Neighbourhood> Decider<N> {
         let began = Instant::now();
         let mut result = self.beam("first", root, &config);
         if let Some(width) = self.wider_first_beam(&result, &config, began.elapsed(), deadline) {
+            config.bucket_width = config.bucket_width * width / config.width.max(1);
             config.width = width;
-            config.bucket_width = config.bucket_width * width / self.params.beam_width.max(1);
             let wider = self.beam(format!("first-w{width}"), root, &config);
             if plans_earlier(&wider, &result, target) {
                 result = wider;
@@ -424,8 +424,7 @@ impl<N: Neighbourhood> Decider<N> {
     /// `--first-plan anytime`: the rush player's search until `deadline`; the plan ends with
     /// the earliest fire of the target chain, else the biggest. False if it found no fire.
     fn anytime_plan(&mut self, pos: &Position<'_>, deadline: Instant) -> bool {
-        let mut config = ChokudaiConfig::first_plan(&self.params, Instant::now());
-        config.deadline = config.deadline.map(|_| deadline);
+        let config = ChokudaiConfig::first_plan(&self.params, deadline);
         let result = chokudai::search::<N>(pos.me, pos.packs, &config);
         let Some(fire) = result.choose(chain_ojama(plan_chain(&self.params))) else {
             return false;
