@@ -260,6 +260,7 @@ const NEW_FLAGS: &[&str] = &[
     "fire",
     "widen",
     "first-plan",
+    "replan",
     "style",
     "nbtmax",
     "turn-ms",
@@ -793,21 +794,26 @@ mod tests {
 
     #[test]
     fn stronger_play_flags() {
-        let p = params("-fire 13 -widen -first-plan anytime");
+        let p = params("-fire 13 -widen -first-plan anytime -replan anytime");
         assert_eq!(
             (p.fire_chain, p.first_beam_widen, p.first_planner),
             (13, true, crate::params::FirstPlanner::Anytime)
         );
+        assert_eq!(p.replanner, crate::params::Replanner::Anytime);
         assert!(run("--first-plan chokudai").is_err());
+        assert!(run("--replan chokudai").is_err());
     }
 
     #[test]
     fn the_original_style_keeps_only_given_flags() {
-        let p = params("--style original -bcm 13 -fire 13 -widen --beam-eval potential");
+        let p = params(
+            "--style original -bcm 13 -fire 13 -widen --beam-eval potential --replan anytime",
+        );
         assert_eq!(p.beam_chain_max, 13);
         assert_eq!(p.fire_chain, 13);
         assert!(p.first_beam_widen);
         assert_eq!(p.beam_eval, crate::params::BeamEvalKind::Potential);
+        assert_eq!(p.replanner, crate::params::Replanner::Anytime);
         let mut original = Params::default();
         original.original_style(&[]);
         let p = params("--style original");

@@ -83,6 +83,16 @@ pub enum FirstPlanner {
     Anytime,
 }
 
+/// What plans the next chain once the first plan is over (`--replan`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Replanner {
+    /// The original's: a per-turn beam each turn, its first move weighed by the search.
+    Beam,
+    /// A plan from the rush player's anytime search (the earliest chain of `-bcm` or more, 1.5
+    /// times my ojama stock if that is more), followed while it replays.
+    Anytime,
+}
+
 /// What the first and per-turn beams rank nodes by (`--beam-eval`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum BeamEvalKind {
@@ -295,6 +305,12 @@ pub struct Params {
     #[arg(help_heading = heading::TURN_BEAMS,
           help = "Aim at a 10-chain while my best chain is <= N")]
     pub next_beam_target_max: i32,
+    /// `--replan beam|anytime`: what plans the next chain once the first plan is over.
+    #[arg(long = "replan", value_name = "beam|anytime", value_enum,
+          hide_possible_values = true, default_value_t = D.replanner)]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Later plans: beam (the original's per-turn beam), anytime (a plan followed while it replays)")]
+    pub replanner: Replanner,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
     #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
     #[arg(help_heading = heading::TURN_BEAMS,
@@ -593,6 +609,7 @@ impl Params {
         next_beam_depth: 10,
         next_beam_time_ms: 1350,
         next_beam_target_max: 10,
+        replanner: Replanner::Beam,
         next_beam_min_chain: 9,
         next_beam_ignore_eval_diff: 10,
         first_skill_mode: false,
@@ -666,6 +683,9 @@ impl Params {
         }
         if !keep("first-plan") {
             self.first_planner = FirstPlanner::Beam;
+        }
+        if !keep("replan") {
+            self.replanner = Replanner::Beam;
         }
         if !keep("beam-eval") {
             self.beam_eval = BeamEvalKind::Ysai;

@@ -4,10 +4,14 @@
 mod common;
 
 use common::{data, load, recorded_state};
-use ysai::params::{FirstPlanner, Params};
-use ysai::search::chokudai::{self, ChokudaiConfig};
-use ysai::search::decide::{first_max_chain, Decider, Position, Reason};
-use ysai::sim::{Action, PlayerState, PreparedPack, Shift};
+use std::time::Instant;
+
+use ysai::params::{FirstPlanner, Params, Replanner};
+use ysai::search::chokudai::{self, ChokudaiConfig, Fire};
+use ysai::search::decide::{first_max_chain, plan_chain, Decider, Position, Reason};
+use ysai::search::plan::{replay, Plan};
+use ysai::sim::{Action, Field, PlayerState, PreparedPack, Shift};
+use ysai_tables::chain_ojama;
 
 const SNAPSHOTS: &[&str] = &[
     "initial",
@@ -207,4 +211,78 @@ fn the_anytime_first_plan_plays_the_searched_fire() {
     let played = decide(&s, &params, 1);
     assert_eq!(played, (fire.path[0], Reason::Plan));
     assert_eq!(played, decide(&s, &params, 2));
+}
+
+/// What `--replan anytime` searches at the snapshot: the earliest fire of the target chain,
+/// or of 1.5 times the stock.
+fn replanned_fire(s: &Snapshot, params: &Params) -> Option<Fire> {
+    let config = ChokudaiConfig::replan(params, s.turn, Instant::now());
+    assert_eq!(config.expansions, Some(params.beam_nodes));
+    let result = chokudai::search::<Shift>(&s.me, &s.packs, &config);
+    let target = chain_ojama(plan_chain(params)).max(s.me.ojama * 3 / 2);
+    result.choose(target).cloned()
+}
+
+/// `--replan anytime`: a turn without a plan plays the first move of the anytime search's
+/// fire, unless the full search finds it much worse; the per-turn beam does not run.
+#[test]
+fn without_a_plan_the_replanned_fire_is_played() {
+    let params = Params {
+        replanner: Replanner::Anytime,
+        beam_nodes: 400,
+        ..reproducible()
+    };
+    let mut kept = 0;
+    for name in SNAPSHOTS {
+        let s = snapshot(name);
+        let Some(fire) = replanned_fire(&s, &params).filter(|_| s.turn > 0) else {
+            continue;
+        };
+        let (action, reason) = decide(&s, &params, 1);
+        assert_ne!(reason, Reason::Beam, "{name}: the per-turn beam ran");
+        if reason == Reason::PlanKept {
+            assert_eq!(action, fire.path[0], "{name}");
+            kept += 1;
+        }
+    }
+    assert!(kept >= 2, "only {kept} snapshots kept the replanned move");
+}
+
+/// A plan that ends in a fire is followed while its rest still fires the chain, ojama rows
+/// falling included, and dropped when it no longer does.
+#[test]
+fn a_firing_plan_is_followed_while_it_replays() {
+    let params = Params {
+        beam_nodes: 400,
+        ..reproducible()
+    };
+    let (mut followed, mut dropped) = (0, 0);
+    for name in SNAPSHOTS {
+        let s = snapshot(name);
+        let Some(fire) = replanned_fire(&s, &params) else {
+            continue;
+        };
+        let plan = Plan::firing::<Shift>(s.turn, &s.me, &s.packs, fire.path.clone(), fire.chains);
+        let replayed = replay::<Shift>(&s.me, &s.packs, &fire.path).expect("the plan replays");
+        assert_eq!(replayed.chains, fire.chains, "{name}");
+        assert_eq!(
+            plan.next::<Shift>(s.turn, &s.me, &s.packs),
+            Some(fire.path[0])
+        );
+        assert_eq!(
+            plan.next::<Shift>(s.turn + fire.path.len(), &s.me, &s.packs),
+            None
+        );
+        let empty = PlayerState {
+            field: Field::default(),
+            ..s.me
+        };
+        if fire.chains > 2 && s.me.field != empty.field {
+            assert_eq!(plan.next::<Shift>(s.turn, &empty, &s.packs), None, "{name}");
+            dropped += 1;
+        }
+        followed += usize::from(s.me.ojama >= 10);
+    }
+    assert!(followed >= 1, "no snapshot had an ojama row to fall");
+    assert!(dropped >= 2, "only {dropped} snapshots tried another field");
 }

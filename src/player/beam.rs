@@ -117,7 +117,7 @@ impl<N: Neighbourhood> Player for BeamPlayer<N> {
         let planned = self
             .plan
             .as_ref()
-            .and_then(|plan| plan.next(view.turn, view.me));
+            .and_then(|plan| plan.next::<N>(view.turn, view.me, view.packs));
         let choice = planned.or_else(|| {
             self.plan = None;
             self.turn_plan(view, start, chain)

@@ -13,7 +13,7 @@ use crate::search::eval::{CounterVerdict, Line};
 use crate::sim::PlayerState;
 
 /// The `-tm` line: turn and clock, first-move chains of both sides, situation and counter
-/// tokens, every beam, the search depths and nodes, then the move, why, and its value.
+/// tokens, every beam and the replan, the search depths and nodes, then the move, why, and its value.
 pub fn turn_line(view: &TurnView<'_>, d: &Decision) -> String {
     let mut line = format!(
         "Turn {} timeleft {} elapsed {} mc {}/{}",
@@ -31,6 +31,15 @@ pub fn turn_line(view: &TurnView<'_>, d: &Decision) -> String {
     }
     for note in &d.beams {
         line.push_str(&beam_token(note));
+    }
+    if let Some(replan) = &d.replan {
+        let _ = write!(
+            line,
+            " [replan {} moves to {} {}ms]",
+            replan.moves,
+            replan.chains,
+            replan.elapsed.as_millis()
+        );
     }
     if d.skill_mode {
         line.push_str(" SKILLMODE");

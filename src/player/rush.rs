@@ -12,10 +12,11 @@ use std::time::{Duration, Instant};
 use super::greedy::{best_move, rank};
 use super::{Player, TurnView};
 use crate::params::Params;
-use crate::search::chokudai::{search, step, ChokudaiConfig, Fire};
+use crate::search::chokudai::{search, ChokudaiConfig, Fire};
+use crate::search::plan::replay;
 use crate::search::potential::erase_potential;
 use crate::search::timeman::Clock;
-use crate::sim::{Action, MoveResult, Neighbourhood, PlayerState, PreparedPack};
+use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
 
 /// Search budgets and horizons, set for the qualifier's 180 s + 20 s clock and scaled to the
 /// clock actually left, as every budget of this project is.
@@ -277,15 +278,8 @@ impl<N: Neighbourhood> RushPlayer<N> {
 
 /// Whether the rest of `plan`, played from the real position, still ends as it expects.
 fn replays<N: Neighbourhood>(plan: &RushPlan, view: &TurnView<'_>) -> bool {
-    let mut state = *view.me;
-    let mut last = MoveResult::default();
-    for (pack, &action) in view.packs.iter().zip(&plan.moves) {
-        let Some((next, result)) = step::<N>(&state, pack, action, 0) else {
-            return false;
-        };
-        (state, last) = (next, result);
-    }
-    (last.chains, last.ojama) == (plan.chains, plan.ojama)
+    replay::<N>(view.me, view.packs, &plan.moves)
+        .is_some_and(|last| (last.chains, last.ojama) == (plan.chains, plan.ojama))
 }
 
 /// The most ojama one of `state`'s actions sends this turn.

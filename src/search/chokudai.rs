@@ -22,6 +22,8 @@ use ysai_tables::chain_ojama;
 
 /// Nodes kept at most (64 MiB of links and up to as many queue entries).
 const MAX_NODES: usize = 8 << 20;
+/// Moves searched for a plan after the first one (`--replan anytime`).
+pub const REPLAN_MOVES: usize = 10;
 /// On an empty field the first move goes to the middle (its mirror images are equivalent).
 const OPENING_COLUMN: u8 = 5;
 
@@ -50,6 +52,16 @@ impl ChokudaiConfig {
             expansions: nodes,
             injected: Vec::new(),
             seed: params.seed,
+        }
+    }
+
+    /// `--replan anytime`: the next plan, [`REPLAN_MOVES`] moves from turn `turn` until
+    /// `deadline`, or `--beam-nodes` expansions (reproducibly) if set.
+    pub fn replan(params: &Params, turn: usize, deadline: Instant) -> Self {
+        ChokudaiConfig {
+            horizon: REPLAN_MOVES,
+            seed: params.seed ^ turn as u64,
+            ..Self::first_plan(params, deadline)
         }
     }
 }

@@ -12,14 +12,14 @@ use ysai_tables::chain_ojama;
 use super::beam::{
     search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
 };
-use super::chokudai::{self, ChokudaiConfig};
+use super::chokudai::{self, ChokudaiConfig, Fire};
 use super::enemy::{self, EnemyLine, StatusTable, ANY};
 use super::eval::{terms, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
 use super::full::{EnemyModel, FullSearch, RootValues, LOST};
 use super::plan::Plan;
 use super::timeman::{depth_caps, Clock};
 use super::tt::TranspositionTable;
-use crate::params::{FirstPlanner, Params};
+use crate::params::{FirstPlanner, Params, Replanner};
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME};
 
@@ -44,6 +44,9 @@ const DEFAULT_PLAN_CHAIN: u32 = 12;
 /// deadline still stops it), and the least widening worth a second beam.
 const WIDEN_FILL: f64 = 0.8;
 const WIDEN_MIN_GAIN: f64 = 1.5;
+/// `--replan anytime`: the time of its search at the qualifier's clock (scaled like every
+/// budget), leaving the full search more than half of the turn.
+const REPLAN_MS: u64 = 8_000;
 /// Plies searched to find the move that survives longest when every move loses.
 const SURVIVAL_PLIES: usize = 3;
 
@@ -93,6 +96,8 @@ pub struct Decision {
     pub counter: Option<CounterVerdict>,
     /// Every beam of the turn, in the order they ran.
     pub beams: Vec<BeamNote>,
+    /// `--replan anytime`: the plan searched this turn, if any.
+    pub replan: Option<ReplanNote>,
     /// Positions the enemy's and my full search valued at their deepest finished depth.
     pub nodes: (u64, u64),
     /// What only `-m` asks for (computed only then).
@@ -105,6 +110,15 @@ pub struct BeamNote {
     /// "first", "turn", "enemy", "counter-soon", "counter", "safety-d<d>" or "skill".
     pub label: String,
     pub result: BeamResult,
+    pub elapsed: Duration,
+}
+
+/// A plan the anytime search made this turn (`--replan anytime`).
+#[derive(Clone, Copy, Debug)]
+pub struct ReplanNote {
+    /// Moves up to and including the fire; 0 if the search found no fire.
+    pub moves: usize,
+    pub chains: u32,
     pub elapsed: Duration,
 }
 
@@ -227,6 +241,12 @@ impl<N: Neighbourhood> Decider<N> {
             .flatten()
     }
 
+    /// Whether this turn, without a plan, asks the anytime search for one (`--replan
+    /// anytime`, outside skill mode, while the clock allows beams).
+    fn replans(&self, pos: &Position<'_>, beams: bool) -> bool {
+        self.params.replanner == Replanner::Anytime && pos.turn > 0 && beams && !self.skill_mode
+    }
+
     /// Whether the clock allows beams: the original's 30 s reserve, scaled to the turn limit.
     fn beams_allowed(&self, pos: &Position<'_>) -> bool {
         let reserve = BEAM_RESERVE_MS * self.params.turn_limit_ms / QUALIFIER_TURN_MS;
@@ -263,6 +283,7 @@ impl<N: Neighbourhood> Decider<N> {
             plan_cancelled: false,
             counter: None,
             beams: Vec::new(),
+            replan: None,
             nodes: (0, 0),
             detail: None,
         };
@@ -283,7 +304,11 @@ impl<N: Neighbourhood> Decider<N> {
             }
             counter = Some(verdict);
         }
-        let planned = self.planned_move(pos);
+        let mut planned = self.planned_move(pos);
+        if planned.is_none() && self.replans(pos, beams) {
+            decision.replan = Some(self.replan(pos));
+            planned = self.planned_move(pos);
+        }
         if let Some(action) = planned.filter(|_| pos.turn < TRUSTED_PLAN_TURNS) {
             decision.action = action;
             decision.reason = Reason::Plan;
@@ -320,7 +345,7 @@ impl<N: Neighbourhood> Decider<N> {
         };
         decision.depths = (table.depth(), depth);
         decision.nodes = (table.nodes, values.nodes);
-        self.choose(pos, &values, planned, beam_move, &mut decision);
+        self.choose(&values, planned, beam_move, &mut decision);
         let decision = self.finish(decision, start, had_plan);
         if !self.params.debug_msg {
             return decision;
@@ -429,10 +454,35 @@ impl<N: Neighbourhood> Decider<N> {
         let Some(fire) = result.choose(chain_ojama(plan_chain(&self.params))) else {
             return false;
         };
-        let plan = Plan::new::<N>(pos.turn, pos.me, pos.packs, fire.path.clone());
+        self.adopt(pos, fire);
+        true
+    }
+
+    /// `--replan anytime`, when no plan is left: the anytime search's earliest fire of the
+    /// target chain, or of 1.5 times my ojama stock if that is more (an answer that sends
+    /// more than it offsets), becomes the plan.
+    fn replan(&mut self, pos: &Position<'_>) -> ReplanNote {
+        let start = Instant::now();
+        let deadline = Instant::now() + self.clock(pos).budget(REPLAN_MS);
+        let config = ChokudaiConfig::replan(&self.params, pos.turn, deadline);
+        let result = chokudai::search::<N>(pos.me, pos.packs, &config);
+        let target = chain_ojama(plan_chain(&self.params)).max(pos.me.ojama * 3 / 2);
+        let fire = result.choose(target);
+        if let Some(fire) = fire {
+            self.adopt(pos, fire);
+        }
+        ReplanNote {
+            moves: fire.map_or(0, |f| f.path.len()),
+            chains: fire.map_or(0, |f| f.chains),
+            elapsed: start.elapsed(),
+        }
+    }
+
+    /// Follows `fire`'s moves while they still fire its chain.
+    fn adopt(&mut self, pos: &Position<'_>, fire: &Fire) {
+        let plan = Plan::firing::<N>(pos.turn, pos.me, pos.packs, fire.path.clone(), fire.chains);
         self.plan_end = plan.end();
         self.plan = Some(plan);
-        true
     }
 
     /// `--widen`: the width of a second first beam that fills the time the first one left
@@ -459,7 +509,10 @@ impl<N: Neighbourhood> Decider<N> {
         if pos.turn >= self.plan_end {
             self.plan = None;
         }
-        let action = self.plan.as_ref().and_then(|p| p.next(pos.turn, pos.me));
+        let action = self
+            .plan
+            .as_ref()
+            .and_then(|p| p.next::<N>(pos.turn, pos.me, pos.packs));
         let safe = action.filter(|&a| survives::<N>(pos.me, &pos.packs[0], a));
         if safe.is_none() {
             self.plan = None;
@@ -530,7 +583,6 @@ impl<N: Neighbourhood> Decider<N> {
     /// The move to play (§9h) among the search's best, the plan's and the beam's.
     fn choose(
         &mut self,
-        pos: &Position<'_>,
         values: &RootValues,
         planned: Option<Action>,
         beam_move: Option<Action>,
@@ -544,10 +596,6 @@ impl<N: Neighbourhood> Decider<N> {
         decision.reason = Reason::Search;
         let p = &self.params;
         if let Some(plan_move) = planned {
-            if pos.me.ojama >= OJAMA_ROW {
-                self.plan = None;
-                return;
-            }
             let bh = values.value_of(plan_move);
             decision.beam_value = Some(bh);
             let (max, min, diff) = (

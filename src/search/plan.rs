@@ -1,12 +1,17 @@
-//! A plan: the moves a beam found, each with the field it expects to find before it is played.
+//! A plan: the moves a search found, each with the field it expects to find before it is
+//! played, or, for a plan that ends in a fire, the chain it must still fire.
 
-use crate::sim::{Action, Field, Neighbourhood, PlayerState, PreparedPack};
+use crate::search::chokudai::step;
+use crate::sim::{Action, Field, MoveResult, Neighbourhood, PlayerState, PreparedPack};
 
 /// A sequence of moves and the field each expects to find before it is played.
 pub struct Plan {
     first_turn: usize,
     moves: Vec<Action>,
     fields: Vec<Field>,
+    /// A plan that ends in a fire of this chain is followed while the rest of it, played
+    /// from the real position, still fires it (whatever ojama fell), not by its fields.
+    fire: Option<u32>,
 }
 
 impl Plan {
@@ -27,15 +32,41 @@ impl Plan {
             first_turn,
             moves,
             fields,
+            fire: None,
         }
     }
 
-    /// The planned move for this turn, if the field is the one the plan expects and no ojama
-    /// row is about to fall on it.
-    pub fn next(&self, turn: usize, me: &PlayerState) -> Option<Action> {
+    /// A plan whose last move fires `chains`.
+    pub fn firing<N: Neighbourhood>(
+        first_turn: usize,
+        me: &PlayerState,
+        packs: &[PreparedPack],
+        moves: Vec<Action>,
+        chains: u32,
+    ) -> Self {
+        Plan {
+            fire: Some(chains),
+            ..Self::new::<N>(first_turn, me, packs, moves)
+        }
+    }
+
+    /// The planned move for this turn (`packs` starts with its pack), if the plan is on track:
+    /// the field is the one it expects and no ojama row is about to fall on it, or, for a
+    /// firing plan, the rest of it still fires its chain.
+    pub fn next<N: Neighbourhood>(
+        &self,
+        turn: usize,
+        me: &PlayerState,
+        packs: &[PreparedPack],
+    ) -> Option<Action> {
         let k = turn.checked_sub(self.first_turn)?;
         let expected = self.fields.get(k)?;
-        let on_track = *expected == me.field && me.ojama < crate::sim::game::OJAMA_ROW;
+        let on_track = match self.fire {
+            Some(chains) => {
+                replay::<N>(me, packs, &self.moves[k..]).is_some_and(|r| r.chains >= chains)
+            }
+            None => *expected == me.field && me.ojama < crate::sim::game::OJAMA_ROW,
+        };
         on_track.then(|| self.moves[k])
     }
 
@@ -43,4 +74,19 @@ impl Plan {
     pub fn end(&self) -> usize {
         self.first_turn + self.moves.len()
     }
+}
+
+/// What the last of `moves` does when they are played from `me` with `packs` (ojama rows
+/// falling from its stock, my attacks offsetting it); `None` if one is illegal or dies.
+pub fn replay<N: Neighbourhood>(
+    me: &PlayerState,
+    packs: &[PreparedPack],
+    moves: &[Action],
+) -> Option<MoveResult> {
+    let mut state = *me;
+    let mut last = MoveResult::default();
+    for (pack, &action) in packs.iter().zip(moves) {
+        (state, last) = step::<N>(&state, pack, action, 0)?;
+    }
+    Some(last)
 }
