@@ -261,6 +261,7 @@ const NEW_FLAGS: &[&str] = &[
     "widen",
     "first-plan",
     "replan",
+    "counter-search",
     "style",
     "nbtmax",
     "turn-ms",
@@ -800,6 +801,8 @@ mod tests {
             (13, true, crate::params::FirstPlanner::Anytime)
         );
         assert_eq!(p.replanner, crate::params::Replanner::Anytime);
+        let p = params("-counter-search anytime");
+        assert_eq!(p.counter_search, crate::params::CounterSearch::Anytime);
         assert!(run("--first-plan chokudai").is_err());
         assert!(run("--replan chokudai").is_err());
     }

@@ -93,6 +93,17 @@ pub enum Replanner {
     Anytime,
 }
 
+/// What looks for the enemy's answer to my chain in the counter analysis (`--counter-search`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum CounterSearch {
+    /// The original's: an enemy beam of `-ebd` moves (no answer that soon: fire), then one of
+    /// 10 moves with my attack in its stock.
+    Beam,
+    /// Instead of both beams, the rush player's anytime search over 7 moves with my attack in
+    /// its stock.
+    Anytime,
+}
+
 /// What the first and per-turn beams rank nodes by (`--beam-eval`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum BeamEvalKind {
@@ -344,6 +355,12 @@ pub struct Params {
     #[arg(long = "ebt", value_name = "MS", default_value_t = D.enemy_beam_time_ms)]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: time per beam")]
     pub enemy_beam_time_ms: u64,
+    /// `--counter-search beam|anytime`: what looks for the enemy's answer to my chain.
+    #[arg(long = "counter-search", value_name = "beam|anytime", value_enum,
+          hide_possible_values = true, default_value_t = D.counter_search)]
+    #[arg(help_heading = heading::HELPER_BEAMS,
+          help = "Counter analysis's answer search: beam (the original's), anytime (the rush player's, 7 moves)")]
+    pub counter_search: CounterSearch,
     /// `-nebw N` (nextenebeamsearchWidth): enemy beam width for the skill-mode decision (§9g).
     #[arg(long = "nebw", value_name = "N", default_value_t = D.next_enemy_beam_width)]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill-mode decision: enemy beam width")]
@@ -610,6 +627,7 @@ impl Params {
         next_beam_time_ms: 1350,
         next_beam_target_max: 10,
         replanner: Replanner::Beam,
+        counter_search: CounterSearch::Beam,
         next_beam_min_chain: 9,
         next_beam_ignore_eval_diff: 10,
         first_skill_mode: false,
@@ -683,6 +701,9 @@ impl Params {
         }
         if !keep("first-plan") {
             self.first_planner = FirstPlanner::Beam;
+        }
+        if !keep("counter-search") {
+            self.counter_search = CounterSearch::Beam;
         }
         if !keep("replan") {
             self.replanner = Replanner::Beam;

@@ -6,7 +6,7 @@ mod common;
 use common::{data, load, recorded_state};
 use std::time::Instant;
 
-use ysai::params::{FirstPlanner, Params, Replanner};
+use ysai::params::{CounterSearch, FirstPlanner, Params, Replanner};
 use ysai::search::chokudai::{self, ChokudaiConfig, Fire};
 use ysai::search::decide::{first_max_chain, plan_chain, Decider, Position, Reason};
 use ysai::search::plan::{replay, Plan};
@@ -285,4 +285,40 @@ fn a_firing_plan_is_followed_while_it_replays() {
     }
     assert!(followed >= 1, "no snapshot had an ojama row to fall");
     assert!(dropped >= 2, "only {dropped} snapshots tried another field");
+}
+
+/// `--counter-search anytime`: the counter analysis holds fire exactly when the anytime
+/// search of the enemy's field, my attack in its stock after its first move, answers bigger.
+#[test]
+fn the_anytime_counter_search_decides_the_counter_verdict() {
+    let mut asked = 0;
+    for name in SNAPSHOTS {
+        let s = snapshot(name);
+        let (chain, _) = first_max_chain::<Shift>(&s.me, &s.packs[0]);
+        let params = Params {
+            fire_chain: chain.max(1),
+            counter_search: CounterSearch::Anytime,
+            beam_nodes: 300,
+            ..reproducible()
+        };
+        let d = Decider::<Shift>::new(&params).decide(&position(&s));
+        let Some(counter) = d.anytime.iter().find(|n| n.label == "counter") else {
+            continue;
+        };
+        let config = ChokudaiConfig {
+            horizon: 7,
+            deadline: None,
+            expansions: Some(300),
+            injected: vec![chain_ojama(chain)],
+            seed: params.seed ^ s.turn as u64,
+        };
+        let answer = chokudai::search::<Shift>(&s.enemy, &s.packs, &config).max_chain();
+        assert_eq!(counter.max_chain, answer, "{name}");
+        let verdict = d.counter.expect("the counter search ran for the verdict");
+        assert_eq!(verdict.penalty.is_some(), answer > chain, "{name}");
+        assert_eq!(verdict.bonus.is_some(), answer < chain, "{name}");
+        assert_eq!(d.reason == Reason::Fire, answer <= chain, "{name}");
+        asked += 1;
+    }
+    assert!(asked >= 1, "no snapshot asked for the enemy's answer");
 }

@@ -13,7 +13,7 @@ use crate::search::eval::{CounterVerdict, Line};
 use crate::sim::PlayerState;
 
 /// The `-tm` line: turn and clock, first-move chains of both sides, situation and counter
-/// tokens, every beam and the replan, the search depths and nodes, then the move, why, and its value.
+/// tokens, every beam and anytime search, the search depths and nodes, then the move, why, and its value.
 pub fn turn_line(view: &TurnView<'_>, d: &Decision) -> String {
     let mut line = format!(
         "Turn {} timeleft {} elapsed {} mc {}/{}",
@@ -32,13 +32,15 @@ pub fn turn_line(view: &TurnView<'_>, d: &Decision) -> String {
     for note in &d.beams {
         line.push_str(&beam_token(note));
     }
-    if let Some(replan) = &d.replan {
+    for note in &d.anytime {
         let _ = write!(
             line,
-            " [replan {} moves to {} {}ms]",
-            replan.moves,
-            replan.chains,
-            replan.elapsed.as_millis()
+            " [{} bd {} mch {}/{} {}ms]",
+            note.label,
+            note.horizon,
+            note.max_chain,
+            note.max_chain_depth,
+            note.elapsed.as_millis()
         );
     }
     if d.skill_mode {

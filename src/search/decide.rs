@@ -12,14 +12,14 @@ use ysai_tables::chain_ojama;
 use super::beam::{
     search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
 };
-use super::chokudai::{self, ChokudaiConfig, Fire};
+use super::chokudai::{self, ChokudaiConfig, ChokudaiResult, Fire};
 use super::enemy::{self, EnemyLine, StatusTable, ANY};
 use super::eval::{terms, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
 use super::full::{EnemyModel, FullSearch, RootValues, LOST};
 use super::plan::Plan;
 use super::timeman::{depth_caps, Clock};
 use super::tt::TranspositionTable;
-use crate::params::{FirstPlanner, Params, Replanner};
+use crate::params::{CounterSearch, FirstPlanner, Params, Replanner};
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME};
 
@@ -47,6 +47,10 @@ const WIDEN_MIN_GAIN: f64 = 1.5;
 /// `--replan anytime`: the time of its search at the qualifier's clock (scaled like every
 /// budget), leaving the full search more than half of the turn.
 const REPLAN_MS: u64 = 8_000;
+/// `--counter-search anytime`: moves and time (at the qualifier's clock) of the search for
+/// the enemy's answer.
+const COUNTER_SEARCH_MOVES: usize = 7;
+const COUNTER_SEARCH_MS: u64 = 3_000;
 /// Plies searched to find the move that survives longest when every move loses.
 const SURVIVAL_PLIES: usize = 3;
 
@@ -96,8 +100,8 @@ pub struct Decision {
     pub counter: Option<CounterVerdict>,
     /// Every beam of the turn, in the order they ran.
     pub beams: Vec<BeamNote>,
-    /// `--replan anytime`: the plan searched this turn, if any.
-    pub replan: Option<ReplanNote>,
+    /// Every anytime search of the turn (`--replan anytime`, `--counter-search anytime`).
+    pub anytime: Vec<AnytimeNote>,
     /// Positions the enemy's and my full search valued at their deepest finished depth.
     pub nodes: (u64, u64),
     /// What only `-m` asks for (computed only then).
@@ -113,12 +117,14 @@ pub struct BeamNote {
     pub elapsed: Duration,
 }
 
-/// A plan the anytime search made this turn (`--replan anytime`).
+/// One anytime search of the turn: its biggest fire and the moves made before it.
 #[derive(Clone, Copy, Debug)]
-pub struct ReplanNote {
-    /// Moves up to and including the fire; 0 if the search found no fire.
-    pub moves: usize,
-    pub chains: u32,
+pub struct AnytimeNote {
+    /// "replan" or "counter".
+    pub label: &'static str,
+    pub horizon: usize,
+    pub max_chain: u32,
+    pub max_chain_depth: usize,
     pub elapsed: Duration,
 }
 
@@ -172,6 +178,8 @@ pub struct Decider<N: Neighbourhood> {
     tt: Option<TranspositionTable>,
     /// The beams run so far this turn.
     beams: RefCell<Vec<BeamNote>>,
+    /// The anytime searches run so far this turn.
+    anytime_notes: RefCell<Vec<AnytimeNote>>,
     neighbours: PhantomData<N>,
 }
 
@@ -210,6 +218,7 @@ impl<N: Neighbourhood> Decider<N> {
                 .use_tt
                 .then(|| TranspositionTable::new(params.tt_megabytes)),
             beams: RefCell::new(Vec::new()),
+            anytime_notes: RefCell::new(Vec::new()),
             neighbours: PhantomData,
         }
     }
@@ -283,7 +292,7 @@ impl<N: Neighbourhood> Decider<N> {
             plan_cancelled: false,
             counter: None,
             beams: Vec::new(),
-            replan: None,
+            anytime: Vec::new(),
             nodes: (0, 0),
             detail: None,
         };
@@ -306,7 +315,7 @@ impl<N: Neighbourhood> Decider<N> {
         }
         let mut planned = self.planned_move(pos);
         if planned.is_none() && self.replans(pos, beams) {
-            decision.replan = Some(self.replan(pos));
+            self.replan(pos);
             planned = self.planned_move(pos);
         }
         if let Some(action) = planned.filter(|_| pos.turn < TRUSTED_PLAN_TURNS) {
@@ -362,6 +371,7 @@ impl<N: Neighbourhood> Decider<N> {
         decision.elapsed = start.elapsed();
         decision.plan_cancelled = had_plan && self.plan.is_none();
         decision.beams = self.beams.take();
+        decision.anytime = self.anytime_notes.take();
         decision
     }
 
@@ -461,21 +471,35 @@ impl<N: Neighbourhood> Decider<N> {
     /// `--replan anytime`, when no plan is left: the anytime search's earliest fire of the
     /// target chain, or of 1.5 times my ojama stock if that is more (an answer that sends
     /// more than it offsets), becomes the plan.
-    fn replan(&mut self, pos: &Position<'_>) -> ReplanNote {
-        let start = Instant::now();
+    fn replan(&mut self, pos: &Position<'_>) {
         let deadline = Instant::now() + self.clock(pos).budget(REPLAN_MS);
         let config = ChokudaiConfig::replan(&self.params, pos.turn, deadline);
-        let result = chokudai::search::<N>(pos.me, pos.packs, &config);
+        let result = self.anytime("replan", pos.me, pos.packs, &config);
         let target = chain_ojama(plan_chain(&self.params)).max(pos.me.ojama * 3 / 2);
-        let fire = result.choose(target);
-        if let Some(fire) = fire {
+        if let Some(fire) = result.choose(target) {
             self.adopt(pos, fire);
         }
-        ReplanNote {
-            moves: fire.map_or(0, |f| f.path.len()),
-            chains: fire.map_or(0, |f| f.chains),
+    }
+
+    /// Runs an anytime search from `root` and notes it for `-tm`.
+    fn anytime(
+        &self,
+        label: &'static str,
+        root: &PlayerState,
+        packs: &[PreparedPack],
+        config: &ChokudaiConfig,
+    ) -> ChokudaiResult {
+        let start = Instant::now();
+        let result = chokudai::search::<N>(root, packs, config);
+        let max_chain = result.max_chain();
+        self.anytime_notes.borrow_mut().push(AnytimeNote {
+            label,
+            horizon: config.horizon,
+            max_chain,
+            max_chain_depth: result.earliest(max_chain.max(1)).unwrap_or(0),
             elapsed: start.elapsed(),
-        }
+        });
+        result
     }
 
     /// Follows `fire`'s moves while they still fire its chain.
@@ -648,16 +672,42 @@ impl<N: Neighbourhood> Decider<N> {
             return None;
         }
         let p = &self.params;
-        let root = beam_root(pos.enemy, pos.me, pos.packs);
-        let mut soon = BeamConfig::new(
-            p.enemy_beam_depth,
-            p.enemy_beam_width,
-            p.enemy_beam_chain_width,
-        );
-        self.limit(pos, &mut soon, p.enemy_beam_time_ms);
-        if self.beam("counter-soon", root, &soon).max_chain < my_first {
-            return Some(none);
-        }
+        let (counter, complete) = match p.counter_search {
+            CounterSearch::Beam => {
+                let root = beam_root(pos.enemy, pos.me, pos.packs);
+                let mut soon = BeamConfig::new(
+                    p.enemy_beam_depth,
+                    p.enemy_beam_width,
+                    p.enemy_beam_chain_width,
+                );
+                self.limit(pos, &mut soon, p.enemy_beam_time_ms);
+                if self.beam("counter-soon", root, &soon).max_chain < my_first {
+                    return Some(none);
+                }
+                self.counter_beam(pos, root, my_first)
+            }
+            CounterSearch::Anytime => (self.anytime_counter(pos, my_first), true),
+        };
+        Some(if counter < my_first && complete {
+            CounterVerdict {
+                bonus: my_fire
+                    .map(|fire| (fire, (chain_ojama(my_first) - chain_ojama(counter)) as f64)),
+                penalty: None,
+            }
+        } else if counter > my_first {
+            CounterVerdict {
+                bonus: None,
+                penalty: Some((COUNTER_PENALTY_CHAIN, chain_ojama(counter))),
+            }
+        } else {
+            none
+        })
+    }
+
+    /// The enemy's biggest answer within 10 moves with my attack in its stock after its
+    /// first, by a beam; and whether the beam looked far enough (7 moves) to trust a smaller one.
+    fn counter_beam(&self, pos: &Position<'_>, root: BeamRoot<'_>, my_first: u32) -> (u32, bool) {
+        let p = &self.params;
         let mut answer = BeamConfig::new(
             COUNTER_BEAM_DEPTH,
             p.enemy_beam_width,
@@ -669,23 +719,23 @@ impl<N: Neighbourhood> Decider<N> {
         });
         self.limit(pos, &mut answer, p.enemy_beam_time_ms);
         let result = self.beam("counter", root, &answer);
-        let counter = result.max_chain;
-        Some(
-            if counter < my_first && (!result.timed_out || result.depth >= 7) {
-                CounterVerdict {
-                    bonus: my_fire
-                        .map(|fire| (fire, (chain_ojama(my_first) - chain_ojama(counter)) as f64)),
-                    penalty: None,
-                }
-            } else if counter > my_first {
-                CounterVerdict {
-                    bonus: None,
-                    penalty: Some((COUNTER_PENALTY_CHAIN, chain_ojama(counter))),
-                }
-            } else {
-                none
-            },
-        )
+        (result.max_chain, !result.timed_out || result.depth >= 7)
+    }
+
+    /// `--counter-search anytime`: the enemy's biggest answer as the rush player's search
+    /// finds it (its anti-counter check: 7 moves, my attack in its stock after its first).
+    fn anytime_counter(&self, pos: &Position<'_>, my_first: u32) -> u32 {
+        let deadline = Instant::now() + self.clock(pos).budget(COUNTER_SEARCH_MS);
+        let nodes = (self.params.beam_nodes > 0).then_some(self.params.beam_nodes);
+        let config = ChokudaiConfig {
+            horizon: COUNTER_SEARCH_MOVES,
+            deadline: nodes.is_none().then_some(deadline),
+            expansions: nodes,
+            injected: vec![chain_ojama(my_first)],
+            seed: self.params.seed ^ pos.turn as u64,
+        };
+        self.anytime("counter", pos.enemy, pos.packs, &config)
+            .max_chain()
     }
 
     /// The beams of a turn without a plan (§9b, 9f, 9g): my per-turn beam, the enemy's beam
