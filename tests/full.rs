@@ -262,7 +262,7 @@ fn a_firing_plan_is_followed_while_it_replays() {
         let Some(fire) = replanned_fire(&s, &params) else {
             continue;
         };
-        let plan = Plan::firing::<Shift>(s.turn, &s.me, &s.packs, fire.path.clone(), fire.chains);
+        let plan = Plan::firing(s.turn, fire.path.clone(), fire.chains);
         let replayed = replay::<Shift>(&s.me, &s.packs, &fire.path).expect("the plan replays");
         assert_eq!(replayed.chains, fire.chains, "{name}");
         assert_eq!(

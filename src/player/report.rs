@@ -4,6 +4,7 @@
 //! draws them ([`crate::render`]).
 
 use std::fmt::Write as _;
+use std::time::Duration;
 
 use super::TurnView;
 use crate::render::{field_picture, side_by_side};
@@ -33,15 +34,12 @@ pub fn turn_line(view: &TurnView<'_>, d: &Decision) -> String {
         line.push_str(&beam_token(note));
     }
     for note in &d.anytime {
-        let _ = write!(
-            line,
-            " [{} bd {} mch {}/{} {}ms]",
+        line.push_str(&search_token(
             note.label,
             note.horizon,
-            note.max_chain,
-            note.max_chain_depth,
-            note.elapsed.as_millis()
-        );
+            (note.max_chain, note.max_chain_depth),
+            note.elapsed,
+        ));
     }
     if d.skill_mode {
         line.push_str(" SKILLMODE");
@@ -88,16 +86,21 @@ fn counter_tokens(counter: &CounterVerdict) -> String {
     tokens
 }
 
-/// ` label depth mch max/depth ms`.
 fn beam_token(note: &BeamNote) -> String {
     let r = &note.result;
-    format!(
-        " [{} bd {} mch {}/{} {}ms]",
-        note.label,
+    search_token(
+        &note.label,
         r.depth,
-        r.max_chain,
-        r.max_chain_depth,
-        note.elapsed.as_millis()
+        (r.max_chain, r.max_chain_depth),
+        note.elapsed,
+    )
+}
+
+/// ` [label bd depth mch max/at-depth ms]`, for a beam or an anytime search.
+fn search_token(label: &str, depth: usize, (max, at): (u32, usize), took: Duration) -> String {
+    format!(
+        " [{label} bd {depth} mch {max}/{at} {}ms]",
+        took.as_millis()
     )
 }
 

@@ -24,6 +24,8 @@ use ysai_tables::chain_ojama;
 const MAX_NODES: usize = 8 << 20;
 /// Moves searched for a plan after the first one (`--replan anytime`).
 pub const REPLAN_MOVES: usize = 10;
+/// Moves searched for the enemy's answer to my chain (`--counter-search anytime`).
+pub const ANSWER_MOVES: usize = 7;
 /// On an empty field the first move goes to the middle (its mirror images are equivalent).
 const OPENING_COLUMN: u8 = 5;
 
@@ -62,6 +64,17 @@ impl ChokudaiConfig {
             horizon: REPLAN_MOVES,
             seed: params.seed ^ turn as u64,
             ..Self::first_plan(params, deadline)
+        }
+    }
+
+    /// `--counter-search anytime`: the enemy's answer to `attack` (in its stock after its
+    /// first move), [`ANSWER_MOVES`] moves from turn `turn` until `deadline`, or
+    /// `--beam-nodes` expansions (reproducibly) if set.
+    pub fn answer(params: &Params, turn: usize, deadline: Instant, attack: i64) -> Self {
+        ChokudaiConfig {
+            horizon: ANSWER_MOVES,
+            injected: vec![attack],
+            ..Self::replan(params, turn, deadline)
         }
     }
 }

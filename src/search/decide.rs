@@ -47,9 +47,8 @@ const WIDEN_MIN_GAIN: f64 = 1.5;
 /// `--replan anytime`: the time of its search at the qualifier's clock (scaled like every
 /// budget), leaving the full search more than half of the turn.
 const REPLAN_MS: u64 = 8_000;
-/// `--counter-search anytime`: moves and time (at the qualifier's clock) of the search for
-/// the enemy's answer.
-const COUNTER_SEARCH_MOVES: usize = 7;
+/// `--counter-search anytime`: the time (at the qualifier's clock) of the search for the
+/// enemy's answer.
 const COUNTER_SEARCH_MS: u64 = 3_000;
 /// Plies searched to find the move that survives longest when every move loses.
 const SURVIVAL_PLIES: usize = 3;
@@ -504,7 +503,7 @@ impl<N: Neighbourhood> Decider<N> {
 
     /// Follows `fire`'s moves while they still fire its chain.
     fn adopt(&mut self, pos: &Position<'_>, fire: &Fire) {
-        let plan = Plan::firing::<N>(pos.turn, pos.me, pos.packs, fire.path.clone(), fire.chains);
+        let plan = Plan::firing(pos.turn, fire.path.clone(), fire.chains);
         self.plan_end = plan.end();
         self.plan = Some(plan);
     }
@@ -726,14 +725,8 @@ impl<N: Neighbourhood> Decider<N> {
     /// finds it (its anti-counter check: 7 moves, my attack in its stock after its first).
     fn anytime_counter(&self, pos: &Position<'_>, my_first: u32) -> u32 {
         let deadline = Instant::now() + self.clock(pos).budget(COUNTER_SEARCH_MS);
-        let nodes = (self.params.beam_nodes > 0).then_some(self.params.beam_nodes);
-        let config = ChokudaiConfig {
-            horizon: COUNTER_SEARCH_MOVES,
-            deadline: nodes.is_none().then_some(deadline),
-            expansions: nodes,
-            injected: vec![chain_ojama(my_first)],
-            seed: self.params.seed ^ pos.turn as u64,
-        };
+        let config =
+            ChokudaiConfig::answer(&self.params, pos.turn, deadline, chain_ojama(my_first));
         self.anytime("counter", pos.enemy, pos.packs, &config)
             .max_chain()
     }

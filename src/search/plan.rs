@@ -4,14 +4,19 @@
 use crate::search::chokudai::step;
 use crate::sim::{Action, Field, MoveResult, Neighbourhood, PlayerState, PreparedPack};
 
-/// A sequence of moves and the field each expects to find before it is played.
+/// A sequence of moves and how to tell that it is still on track.
 pub struct Plan {
     first_turn: usize,
     moves: Vec<Action>,
-    fields: Vec<Field>,
-    /// A plan that ends in a fire of this chain is followed while the rest of it, played
-    /// from the real position, still fires it (whatever ojama fell), not by its fields.
-    fire: Option<u32>,
+    track: Track,
+}
+
+enum Track {
+    /// The field each move expects to find before it is played.
+    Fields(Vec<Field>),
+    /// The chain the last move fires: followed while the rest of the plan, played from the
+    /// real position, still fires it (whatever ojama fell).
+    Fire(u32),
 }
 
 impl Plan {
@@ -31,22 +36,16 @@ impl Plan {
         Plan {
             first_turn,
             moves,
-            fields,
-            fire: None,
+            track: Track::Fields(fields),
         }
     }
 
     /// A plan whose last move fires `chains`.
-    pub fn firing<N: Neighbourhood>(
-        first_turn: usize,
-        me: &PlayerState,
-        packs: &[PreparedPack],
-        moves: Vec<Action>,
-        chains: u32,
-    ) -> Self {
+    pub fn firing(first_turn: usize, moves: Vec<Action>, chains: u32) -> Self {
         Plan {
-            fire: Some(chains),
-            ..Self::new::<N>(first_turn, me, packs, moves)
+            first_turn,
+            moves,
+            track: Track::Fire(chains),
         }
     }
 
@@ -60,14 +59,16 @@ impl Plan {
         packs: &[PreparedPack],
     ) -> Option<Action> {
         let k = turn.checked_sub(self.first_turn)?;
-        let expected = self.fields.get(k)?;
-        let on_track = match self.fire {
-            Some(chains) => {
-                replay::<N>(me, packs, &self.moves[k..]).is_some_and(|r| r.chains >= chains)
+        let action = *self.moves.get(k)?;
+        let on_track = match &self.track {
+            Track::Fire(chains) => {
+                replay::<N>(me, packs, &self.moves[k..]).is_some_and(|r| r.chains >= *chains)
             }
-            None => *expected == me.field && me.ojama < crate::sim::game::OJAMA_ROW,
+            Track::Fields(fields) => {
+                fields.get(k) == Some(&me.field) && me.ojama < crate::sim::game::OJAMA_ROW
+            }
         };
-        on_track.then(|| self.moves[k])
+        on_track.then_some(action)
     }
 
     /// The turn after the plan's last move.
