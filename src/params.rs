@@ -558,7 +558,7 @@ pub struct Params {
     #[arg(long = "style", value_name = "default|original", value_enum,
           hide_possible_values = true, default_value_t = D.style)]
     #[arg(help_heading = heading::ENGINE, display_order = 6,
-          help = "original: the original's play (-fire 0, no -widen, beam plan and rank, -bcm 12 -bcm2 16) unless flags say otherwise")]
+          help = "original: the original's play (-fire 0, no -widen, beam plan, replan, counter search and rank, -bcm 12 -bcm2 16) unless flags say otherwise")]
     pub style: Style,
     /// `--threads N`: worker threads; 0 (the default) = all cores. The original `-ut` also
     /// means all cores.
