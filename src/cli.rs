@@ -262,6 +262,7 @@ const NEW_FLAGS: &[&str] = &[
     "first-plan",
     "replan",
     "counter-search",
+    "planner",
     "style",
     "nbtmax",
     "turn-ms",
@@ -801,8 +802,10 @@ mod tests {
             (13, true, crate::params::FirstPlanner::Anytime)
         );
         assert_eq!(p.replanner, crate::params::Replanner::Anytime);
-        let p = params("-counter-search anytime");
+        let p = params("-counter-search anytime --planner rush");
         assert_eq!(p.counter_search, crate::params::CounterSearch::Anytime);
+        assert_eq!(p.planner, crate::params::Planner::Rush);
+        assert!(run("--planner champion").is_err());
         assert!(run("--first-plan chokudai").is_err());
         assert!(run("--replan chokudai").is_err());
     }
@@ -810,8 +813,10 @@ mod tests {
     #[test]
     fn the_original_style_keeps_only_given_flags() {
         let p = params(
-            "--style original -bcm 13 -fire 13 -widen --beam-eval potential --replan anytime",
+            "--style original -bcm 13 -fire 13 -widen --beam-eval potential --replan anytime \
+             --planner rush",
         );
+        assert_eq!(p.planner, crate::params::Planner::Rush);
         assert_eq!(p.beam_chain_max, 13);
         assert_eq!(p.fire_chain, 13);
         assert!(p.first_beam_widen);
@@ -831,6 +836,12 @@ mod tests {
             (p.fire_chain, p.beam_chain_max, p.beam_chain_max2),
             (0, 12, 16)
         );
+        let mut rush = Params {
+            planner: crate::params::Planner::Rush,
+            ..Params::default()
+        };
+        rush.original_style(&[]);
+        assert_eq!(rush.planner, crate::params::Planner::Ysai);
     }
 
     #[test]

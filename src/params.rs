@@ -93,6 +93,16 @@ pub enum Replanner {
     Anytime,
 }
 
+/// What proposes each turn's move to the full search (`--planner`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Planner {
+    /// The original's: the first plan, the fire rule and the replans above.
+    Ysai,
+    /// The rush player (its plans, counters and fire rule) proposes every move; the full search
+    /// keeps it unless its own best move is clearly better, as it weighs a plan's move.
+    Rush,
+}
+
 /// What looks for the enemy's answer to my chain in the counter analysis (`--counter-search`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum CounterSearch {
@@ -322,6 +332,12 @@ pub struct Params {
     #[arg(help_heading = heading::TURN_BEAMS,
           help = "Later plans: beam (the original's per-turn beam), anytime (a plan followed while it replays)")]
     pub replanner: Replanner,
+    /// `--planner ysai|rush`: what proposes each turn's move to the full search.
+    #[arg(long = "planner", value_name = "ysai|rush", value_enum,
+          hide_possible_values = true, default_value_t = D.planner)]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Move proposals: ysai (plans, fire rule, replans above), rush (the rush player's move, weighed by the search)")]
+    pub planner: Planner,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
     #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
     #[arg(help_heading = heading::TURN_BEAMS,
@@ -558,7 +574,7 @@ pub struct Params {
     #[arg(long = "style", value_name = "default|original", value_enum,
           hide_possible_values = true, default_value_t = D.style)]
     #[arg(help_heading = heading::ENGINE, display_order = 6,
-          help = "original: the original's play (-fire 0, no -widen, beam plan, replan, counter search and rank, -bcm 12 -bcm2 16) unless flags say otherwise")]
+          help = "original: the original's play (-fire 0, no -widen, ysai planner, beam plan, replan, counter search and rank, -bcm 12 -bcm2 16) unless flags say otherwise")]
     pub style: Style,
     /// `--threads N`: worker threads; 0 (the default) = all cores. The original `-ut` also
     /// means all cores.
@@ -627,6 +643,7 @@ impl Params {
         next_beam_time_ms: 1350,
         next_beam_target_max: 10,
         replanner: Replanner::Beam,
+        planner: Planner::Ysai,
         counter_search: CounterSearch::Beam,
         next_beam_min_chain: 9,
         next_beam_ignore_eval_diff: 10,
@@ -707,6 +724,9 @@ impl Params {
         }
         if !keep("replan") {
             self.replanner = Replanner::Beam;
+        }
+        if !keep("planner") {
+            self.planner = Planner::Ysai;
         }
         if !keep("beam-eval") {
             self.beam_eval = BeamEvalKind::Ysai;

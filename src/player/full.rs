@@ -1,14 +1,19 @@
 //! `--ai full` (the default): the complete AI of `search::decide`, with `-tm` reporting one
-//! line per turn on stderr and `-m` the detail below it.
+//! line per turn on stderr and `-m` the detail below it. With `--planner rush` the rush player
+//! proposes each move and the full search weighs it.
+
+use std::time::Instant;
 
 use super::report::{detail_block, turn_line};
-use super::{Player, TurnView};
-use crate::params::Params;
-use crate::search::decide::{Decider, Position};
+use super::{Player, RushPlayer, TurnView};
+use crate::params::{Params, Planner};
+use crate::search::decide::{Decider, Guide, Position};
 use crate::sim::{Action, Neighbourhood};
 
 pub struct FullPlayer<N: Neighbourhood> {
     decider: Decider<N>,
+    /// `--planner rush`.
+    guide: Option<RushPlayer<N>>,
     /// `-tm`, and `-m`.
     report: bool,
     detail: bool,
@@ -18,6 +23,7 @@ impl<N: Neighbourhood> FullPlayer<N> {
     pub fn new(params: &Params) -> Self {
         FullPlayer {
             decider: Decider::new(params),
+            guide: (params.planner == Planner::Rush).then(|| RushPlayer::new(params)),
             report: params.turn_debug_msg,
             detail: params.debug_msg,
         }
@@ -26,13 +32,21 @@ impl<N: Neighbourhood> FullPlayer<N> {
 
 impl<N: Neighbourhood> Player for FullPlayer<N> {
     fn choose(&mut self, view: &TurnView<'_>) -> Action {
-        let decision = self.decider.decide(&Position {
-            turn: view.turn,
-            packs: view.packs,
-            me: view.me,
-            enemy: view.opponent,
-            time_left_ms: view.time_left_ms,
+        let started = Instant::now();
+        let guide = self.guide.as_mut().map(|rush| Guide {
+            action: rush.choose(view),
+            started,
         });
+        let decision = self.decider.decide_guided(
+            &Position {
+                turn: view.turn,
+                packs: view.packs,
+                me: view.me,
+                enemy: view.opponent,
+                time_left_ms: view.time_left_ms - started.elapsed().as_millis() as i64,
+            },
+            guide,
+        );
         if self.report {
             eprintln!("{}", turn_line(view, &decision));
         }

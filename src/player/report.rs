@@ -67,6 +67,7 @@ fn reason_token(d: &Decision) -> &'static str {
         (Reason::Plan, _) => "Beam",
         (Reason::PlanKept, _) => "Beam kept",
         (Reason::Fire, _) => "Fire",
+        (Reason::Guide, _) => "Rush kept",
         (_, true) => "Canceled Beam, Act",
         (Reason::Beam, false) => "NBeam",
         (Reason::Search, false) => "Act",

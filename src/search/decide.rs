@@ -30,6 +30,9 @@ const TRUSTED_PLAN_TURNS: usize = 8;
 const BEAM_RESERVE_MS: u64 = 30_000;
 /// The original's per-turn limit, which its time thresholds assume.
 const QUALIFIER_TURN_MS: u64 = 20_000;
+/// What the full search may take when it only weighs a guide's move (`--planner rush`), at
+/// the qualifier's clock: the guide's own searches need the rest of the game's time.
+const GUIDED_SEARCH_MS: u64 = 5_000;
 /// "Not reachable" in the earliest-chain tables of the skill decision.
 const NEVER: usize = 1000;
 /// The counter analysis runs only when my best chain now is at least this long.
@@ -78,6 +81,16 @@ pub enum Reason {
     Survival,
     /// A chain of `--fire` or more was available: fired at once.
     Fire,
+    /// The guide's move (`--planner rush`), kept after the search.
+    Guide,
+}
+
+/// A move proposed by another player (`--planner rush`), and when its turn began.
+#[derive(Clone, Copy, Debug)]
+pub struct Guide {
+    pub action: Action,
+    /// The turn's start: the guide's own thinking counts against the turn's limit.
+    pub started: Instant,
 }
 
 /// What the AI decided and why: the answer and what `-tm` prints.
@@ -271,6 +284,13 @@ impl<N: Neighbourhood> Decider<N> {
     }
 
     pub fn decide(&mut self, pos: &Position<'_>) -> Decision {
+        self.decide_guided(pos, None)
+    }
+
+    /// [`Decider::decide`] with `guide` standing in for my own plans: no first plan, fire rule
+    /// or replan runs; the search keeps the guide's move as it keeps a plan's (§9h), and plays
+    /// it outright when no time is left to search it.
+    pub fn decide_guided(&mut self, pos: &Position<'_>, guide: Option<Guide>) -> Decision {
         let start = Instant::now();
         let pack = &pos.packs[0];
         let (my_first, my_fire) = first_max_chain::<N>(pos.me, pack);
@@ -296,12 +316,12 @@ impl<N: Neighbourhood> Decider<N> {
             detail: None,
         };
         let had_plan = self.plan.is_some();
-        if pos.turn == 0 {
+        if pos.turn == 0 && guide.is_none() {
             self.first_plan(pos, start);
         }
         // The counter analysis runs once: for the fire rule, or later for the search.
         let mut counter = None;
-        if let Some(action) = my_fire.filter(|_| self.fires(my_first)) {
+        if let Some(action) = my_fire.filter(|_| guide.is_none() && self.fires(my_first)) {
             let verdict = self.counter_verdict(pos, beams, my_first, my_fire, enemy_first);
             if verdict.is_none_or(|v| v.penalty.is_none()) {
                 self.plan = None;
@@ -312,12 +332,11 @@ impl<N: Neighbourhood> Decider<N> {
             }
             counter = Some(verdict);
         }
-        let mut planned = self.planned_move(pos);
-        if planned.is_none() && self.replans(pos, beams) {
-            self.replan(pos);
-            planned = self.planned_move(pos);
-        }
-        if let Some(action) = planned.filter(|_| pos.turn < TRUSTED_PLAN_TURNS) {
+        let planned = match guide {
+            Some(g) => Some(g.action).filter(|&a| survives::<N>(pos.me, &pos.packs[0], a)),
+            None => self.own_plan_move(pos, beams),
+        };
+        if let Some(action) = planned.filter(|_| guide.is_none() && pos.turn < TRUSTED_PLAN_TURNS) {
             decision.action = action;
             decision.reason = Reason::Plan;
             return self.finish(decision, start, had_plan);
@@ -327,12 +346,25 @@ impl<N: Neighbourhood> Decider<N> {
             .unwrap_or_else(|| self.counter_verdict(pos, beams, my_first, my_fire, enemy_first));
         let counter = decision.counter.unwrap_or_default();
         let clock = self.clock(pos);
-        let deadline = clock.deadline(start, self.params.turn_limit_ms);
+        // The search may fill a qualifier's turn, scaled like every other flag (the turn limit
+        // itself only caps it); a guide's thinking brings the turn's end nearer.
+        let (turn_start, flag_ms) = match guide {
+            Some(g) => (g.started, GUIDED_SEARCH_MS),
+            None => (start, QUALIFIER_TURN_MS),
+        };
+        let deadline = clock
+            .deadline(start, flag_ms)
+            .min(turn_start + clock.ceiling());
         let (my_depth, enemy_depth) = self.depths(pos);
+        let unsearched = |mut decision: Decision| {
+            match planned.filter(|_| guide.is_some()) {
+                Some(action) => (decision.action, decision.reason) = (action, Reason::Guide),
+                None => (decision.action, decision.reason) = (survival_move::<N>(pos), Reason::Survival),
+            }
+            decision
+        };
         let Some(table) = self.enemy_search(pos, enemy_depth, deadline) else {
-            decision.action = survival_move::<N>(pos);
-            decision.reason = Reason::Survival;
-            return self.finish(decision, start, had_plan);
+            return self.finish(unsearched(decision), start, had_plan);
         };
         let mut ctx = EvalContext::new(&self.params);
         ctx.enemy_field_ojama = i64::from(pos.enemy.field.ojama().popcount());
@@ -347,13 +379,14 @@ impl<N: Neighbourhood> Decider<N> {
         ctx.skill_mode = self.skill_mode;
         decision.skill_mode = self.skill_mode;
         let Some((values, depth)) = self.my_search(pos, &table, &ctx, my_depth, deadline) else {
-            decision.action = survival_move::<N>(pos);
-            decision.reason = Reason::Survival;
-            return self.finish(decision, start, had_plan);
+            return self.finish(unsearched(decision), start, had_plan);
         };
         decision.depths = (table.depth(), depth);
         decision.nodes = (table.nodes, values.nodes);
         self.choose(&values, planned, beam_move, &mut decision);
+        if guide.is_some() && decision.reason == Reason::PlanKept {
+            decision.reason = Reason::Guide;
+        }
         let decision = self.finish(decision, start, had_plan);
         if !self.params.debug_msg {
             return decision;
@@ -363,6 +396,16 @@ impl<N: Neighbourhood> Decider<N> {
             detail: Some(detail::<N>(pos, &search, decision.action)),
             ..decision
         }
+    }
+
+    /// This turn's move of my own plan, replanning first if `--replan anytime` asks for it.
+    fn own_plan_move(&mut self, pos: &Position<'_>, beams: bool) -> Option<Action> {
+        let planned = self.planned_move(pos);
+        if planned.is_some() || !self.replans(pos, beams) {
+            return planned;
+        }
+        self.replan(pos);
+        self.planned_move(pos)
     }
 
     /// Stops the clock on `decision`; notes the turn's beams and whether the plan was lost.

@@ -40,9 +40,14 @@ impl Clock {
     pub fn budget(&self, flag_ms: u64) -> Duration {
         let left = self.game_left_ms.max(0) as u64;
         let scaled = flag_ms.min(left.saturating_mul(flag_ms) / GAME_TIME_MS);
-        let limit = self.turn_limit_ms.min(left);
-        let ceiling = limit.saturating_sub(SAFETY_MARGIN_MS + limit / SAFETY_SHARE);
-        Duration::from_millis(scaled.min(ceiling))
+        Duration::from_millis(scaled).min(self.ceiling())
+    }
+
+    /// The most one answer may take: the turn limit (or the time left, if less) minus the
+    /// safety margins.
+    pub fn ceiling(&self) -> Duration {
+        let limit = self.turn_limit_ms.min(self.game_left_ms.max(0) as u64);
+        Duration::from_millis(limit.saturating_sub(SAFETY_MARGIN_MS + limit / SAFETY_SHARE))
     }
 
     /// The deadline of [`Clock::budget`] counted from `start`.
@@ -145,6 +150,8 @@ mod tests {
         assert_eq!(quick.budget(19_000), Duration::from_millis(1_500));
         let nearly_out = Clock::qualifier(250);
         assert_eq!(nearly_out.budget(19_000), Duration::ZERO);
+        assert_eq!(quick.ceiling(), Duration::from_millis(1_500));
+        assert_eq!(clock.ceiling(), Duration::from_millis(17_700));
     }
 
     #[test]
