@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use ysai::params::{CounterSearch, FirstPlanner, Params, Replanner};
 use ysai::search::chokudai::{self, ChokudaiConfig, Fire};
-use ysai::search::decide::{first_max_chain, plan_chain, Decider, Position, Reason};
+use ysai::search::decide::{first_max_chain, plan_chain, Decider, Guide, Position, Reason};
 use ysai::search::plan::{replay, Plan};
 use ysai::sim::{Action, Field, PlayerState, PreparedPack, Shift};
 use ysai_tables::chain_ojama;
@@ -321,4 +321,53 @@ fn the_anytime_counter_search_decides_the_counter_verdict() {
         asked += 1;
     }
     assert!(asked >= 1, "no snapshot asked for the enemy's answer");
+}
+
+fn decide_guided(s: &Snapshot, action: Action, started: Instant) -> (Action, Reason) {
+    let d = Decider::<Shift>::new(&reproducible())
+        .decide_guided(&position(s), Some(Guide { action, started }));
+    (d.action, d.reason)
+}
+
+#[test]
+fn a_guide_move_is_kept_when_the_search_finds_nothing_clearly_better() {
+    let s = snapshot("initial");
+    for action in [Action::Drop { x: 0, rot: 0 }, Action::Drop { x: 7, rot: 3 }] {
+        assert_eq!(
+            decide_guided(&s, action, Instant::now()),
+            (action, Reason::Guide),
+            "no first plan of its own replaces the guide's opening move"
+        );
+    }
+}
+
+#[test]
+fn a_guide_move_that_dies_is_replaced_by_one_that_survives() {
+    let s = snapshot("must_not_die");
+    let dying =
+        s.me.legal_actions()
+            .find(|&a| !survives(&s, a))
+            .expect("some move dies");
+    let (action, reason) = decide_guided(&s, dying, Instant::now());
+    assert_ne!(reason, Reason::Guide);
+    assert!(survives(&s, action), "{action} ({reason:?})");
+}
+
+#[test]
+fn a_guide_move_stands_when_its_turn_has_no_time_left() {
+    let s = snapshot("segfault");
+    let action =
+        s.me.legal_actions()
+            .find(|&a| survives(&s, a))
+            .expect("some move survives");
+    let long_ago = Instant::now() - std::time::Duration::from_secs(60);
+    let d = Decider::<Shift>::new(&Params::default()).decide_guided(
+        &position(&s),
+        Some(Guide {
+            action,
+            started: long_ago,
+        }),
+    );
+    assert_eq!((d.action, d.reason), (action, Reason::Guide));
+    assert!(d.depths.0 <= 1 && d.depths.1 <= 1, "{:?}", d.depths);
 }

@@ -359,7 +359,9 @@ impl<N: Neighbourhood> Decider<N> {
         let unsearched = |mut decision: Decision| {
             match planned.filter(|_| guide.is_some()) {
                 Some(action) => (decision.action, decision.reason) = (action, Reason::Guide),
-                None => (decision.action, decision.reason) = (survival_move::<N>(pos), Reason::Survival),
+                None => {
+                    (decision.action, decision.reason) = (survival_move::<N>(pos), Reason::Survival)
+                }
             }
             decision
         };
