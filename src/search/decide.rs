@@ -14,7 +14,9 @@ use super::beam::{
 };
 use super::chokudai::{self, ChokudaiConfig, ChokudaiResult, Fire};
 use super::enemy::{self, EnemyLine, StatusTable, ANY};
-use super::eval::{terms, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
+use super::eval::{
+    terms, CounterVerdict, EvalContext, Line, SafetyBonus, DEAD_ENEMY, DEAD_STEP, MAX_DEPTH,
+};
 use super::full::{EnemyModel, FullSearch, RootValues, LOST};
 use super::plan::Plan;
 use super::timeman::{depth_caps, Clock};
@@ -32,7 +34,7 @@ const BEAM_RESERVE_MS: u64 = 30_000;
 const QUALIFIER_TURN_MS: u64 = 20_000;
 /// What the full search may take when it only weighs a guide's move (`--planner rush`), at
 /// the qualifier's clock: the guide's own searches need the rest of the game's time.
-const GUIDED_SEARCH_MS: u64 = 5_000;
+const GUIDED_SEARCH_MS: u64 = 2_000;
 /// "Not reachable" in the earliest-chain tables of the skill decision.
 const NEVER: usize = 1000;
 /// The counter analysis runs only when my best chain now is at least this long.
@@ -342,8 +344,11 @@ impl<N: Neighbourhood> Decider<N> {
             return self.finish(decision, start, had_plan);
         }
         // Only the search reads the counter analysis: a trusted plan move needs none.
-        decision.counter = counter
-            .unwrap_or_else(|| self.counter_verdict(pos, beams, my_first, my_fire, enemy_first));
+        decision.counter = counter.unwrap_or_else(|| {
+            // Only the evaluation's fine grain reads it, which a guide's move does not answer to.
+            let analyse = beams && guide.is_none();
+            self.counter_verdict(pos, analyse, my_first, my_fire, enemy_first)
+        });
         let counter = decision.counter.unwrap_or_default();
         let clock = self.clock(pos);
         // The search may fill a qualifier's turn, scaled like every other flag (the turn limit
@@ -385,10 +390,7 @@ impl<N: Neighbourhood> Decider<N> {
         };
         decision.depths = (table.depth(), depth);
         decision.nodes = (table.nodes, values.nodes);
-        self.choose(&values, planned, beam_move, &mut decision);
-        if guide.is_some() && decision.reason == Reason::PlanKept {
-            decision.reason = Reason::Guide;
-        }
+        self.choose(&values, planned, guide.is_some(), beam_move, &mut decision);
         let decision = self.finish(decision, start, had_plan);
         if !self.params.debug_msg {
             return decision;
@@ -648,11 +650,13 @@ impl<N: Neighbourhood> Decider<N> {
         done
     }
 
-    /// The move to play (§9h) among the search's best, the plan's and the beam's.
+    /// The move to play (§9h) among the search's best, the plan's (or the guide's) and the
+    /// beam's.
     fn choose(
         &mut self,
         values: &RootValues,
         planned: Option<Action>,
+        guided: bool,
         beam_move: Option<Action>,
         decision: &mut Decision,
     ) {
@@ -666,19 +670,19 @@ impl<N: Neighbourhood> Decider<N> {
         if let Some(plan_move) = planned {
             let bh = values.value_of(plan_move);
             decision.beam_value = Some(bh);
-            let (max, min, diff) = (
-                f64::from(p.beam_ignore_eval_max),
-                f64::from(p.beam_ignore_eval_min),
-                f64::from(p.beam_ignore_eval_diff),
-            );
-            let keep = best_value == bh
-                || (!(best_value >= max && bh < max)
-                    && bh > LOST
-                    && !(bh < min && best_value - bh >= diff));
+            let keep = if guided {
+                guide_stands(best_value, bh)
+            } else {
+                self.plan_stands(best_value, bh)
+            };
             if keep {
                 decision.action = plan_move;
                 decision.value = bh;
-                decision.reason = Reason::PlanKept;
+                decision.reason = if guided {
+                    Reason::Guide
+                } else {
+                    Reason::PlanKept
+                };
             } else if best != plan_move {
                 self.plan = None;
             }
@@ -691,6 +695,22 @@ impl<N: Neighbourhood> Decider<N> {
                 decision.reason = Reason::Beam;
             }
         }
+    }
+
+    /// §9h: the plan's move, worth `bh`, stands against the search's best unless it loses, or
+    /// the best reaches `-bihmax` where it does not, or it is below `-bihmin` and `-bihd`
+    /// behind.
+    fn plan_stands(&self, best_value: f64, bh: f64) -> bool {
+        let p = &self.params;
+        let (max, min, diff) = (
+            f64::from(p.beam_ignore_eval_max),
+            f64::from(p.beam_ignore_eval_min),
+            f64::from(p.beam_ignore_eval_diff),
+        );
+        best_value == bh
+            || (!(best_value >= max && bh < max)
+                && bh > LOST
+                && !(bh < min && best_value - bh >= diff))
     }
 
     /// The counter-attack analysis (§9e): if I can fire a big chain now, can the enemy answer
@@ -913,6 +933,14 @@ impl<N: Neighbourhood> Decider<N> {
 }
 
 /// The chain the first plan aims at: `-bcm`, or 12 when that is off.
+/// A guide's move, worth `bh`, stands unless it loses or the search's best wins by force
+/// where it does not: the guide plans further ahead than the evaluation sees, so nothing
+/// short of the game's result overrules it.
+fn guide_stands(best_value: f64, bh: f64) -> bool {
+    let wins = |value: f64| value >= DEAD_ENEMY - DEAD_STEP * (MAX_DEPTH as f64 + 1.0);
+    bh > LOST && !(wins(best_value) && !wins(bh))
+}
+
 pub fn plan_chain(params: &Params) -> u32 {
     if params.beam_chain_max > 0 {
         params.beam_chain_max as u32
@@ -1024,6 +1052,20 @@ fn survival<N: Neighbourhood>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_guide_move_falls_only_to_a_loss_or_a_forced_win() {
+        let win_in = |k: f64| DEAD_ENEMY - k * DEAD_STEP;
+        assert!(guide_stands(500.0, -300.0), "any evaluation gap leaves it");
+        assert!(guide_stands(win_in(2.0), win_in(4.0)), "it wins too");
+        assert!(!guide_stands(0.0, LOST), "it loses");
+        assert!(!guide_stands(win_in(2.0), 500.0), "only the best wins");
+        let plan = Decider::<crate::sim::Shift>::new(&Params::default());
+        assert!(
+            !plan.plan_stands(500.0, -300.0),
+            "a plan's move falls to the same gap"
+        );
+    }
 
     /// A beam result that first reaches a 13-chain at `depth` (if any) and ends on `best`.
     fn reaching(depth: Option<usize>, best: u32) -> BeamResult {
