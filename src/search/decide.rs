@@ -938,7 +938,7 @@ impl<N: Neighbourhood> Decider<N> {
 /// short of the game's result overrules it.
 fn guide_stands(best_value: f64, bh: f64) -> bool {
     let wins = |value: f64| value >= DEAD_ENEMY - DEAD_STEP * (MAX_DEPTH as f64 + 1.0);
-    bh > LOST && !(wins(best_value) && !wins(bh))
+    bh > LOST && (wins(bh) || !wins(best_value))
 }
 
 pub fn plan_chain(params: &Params) -> u32 {
