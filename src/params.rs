@@ -99,7 +99,7 @@ pub enum Planner {
     /// The original's: the first plan, the fire rule and the replans above.
     Ysai,
     /// The rush player (its plans, counters and fire rule) proposes every move; the full search
-    /// keeps it unless its own best move is clearly better, as it weighs a plan's move.
+    /// keeps it unless the search finds that it loses, or that its own best move wins by force.
     Rush,
 }
 
@@ -336,7 +336,7 @@ pub struct Params {
     #[arg(long = "planner", value_name = "ysai|rush", value_enum,
           hide_possible_values = true, default_value_t = D.planner)]
     #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Move proposals: ysai (plans, fire rule, replans above), rush (the rush player's move, weighed by the search)")]
+          help = "Move proposals: ysai (plans, fire rule, replans above), rush (the rush player's move, kept unless the search finds it loses or its best wins by force)")]
     pub planner: Planner,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
     #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
