@@ -958,3 +958,11 @@ fn the_full_ai_beats_greedy_at_a_short_time_control_without_losing_on_time() {
     assert_eq!(line["winner"], 0, "{line}");
     assert_eq!(line["reason"], "dead", "{line}");
 }
+
+#[test]
+fn the_rush_planner_beats_greedy_at_a_short_time_control_without_losing_on_time() {
+    let dir = TempDir::new().unwrap();
+    let line = one_game(dir.path(), "self --planner rush", "greedy", "30000+2000");
+    assert_eq!(line["winner"], 0, "{line}");
+    assert_eq!(line["reason"], "dead", "{line}");
+}
