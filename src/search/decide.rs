@@ -289,9 +289,9 @@ impl<N: Neighbourhood> Decider<N> {
         self.decide_guided(pos, None)
     }
 
-    /// [`Decider::decide`] with `guide` standing in for my own plans: no first plan, fire rule
-    /// or replan runs; the search keeps the guide's move as it keeps a plan's (§9h), and plays
-    /// it outright when no time is left to search it.
+    /// [`Decider::decide`] with `guide` standing in for my own plans: no first plan, fire rule,
+    /// replan or counter analysis runs; the guide's move stands unless the search finds that it
+    /// loses or that another wins by force (`guide_stands`), and when no time is left to search.
     pub fn decide_guided(&mut self, pos: &Position<'_>, guide: Option<Guide>) -> Decision {
         let start = Instant::now();
         let pack = &pos.packs[0];
