@@ -125,7 +125,7 @@ pub struct Decision {
 /// One beam of the turn.
 #[derive(Clone, Debug)]
 pub struct BeamNote {
-    /// "first", "turn", "enemy", "counter-soon", "counter", "safety-d<d>" or "skill".
+    /// `first`, `turn`, `enemy`, `counter-soon`, `counter`, `safety-d<d>` or `skill`.
     pub label: String,
     pub result: BeamResult,
     pub elapsed: Duration,
