@@ -37,7 +37,6 @@ impl<N: Neighbourhood> Player for FullPlayer<N> {
             action: rush.choose(view),
             started,
         });
-        let searched = Instant::now();
         let decision = self.decider.decide_guided(
             &Position {
                 turn: view.turn,
@@ -48,10 +47,6 @@ impl<N: Neighbourhood> Player for FullPlayer<N> {
             },
             guide,
         );
-        if let Some(rush) = &mut self.guide {
-            // The search's time is the guide's loss only as far as the real clock runs out.
-            rush.credit(searched.elapsed().as_millis() as i64);
-        }
         if self.report {
             eprintln!("{}", turn_line(view, &decision));
         }

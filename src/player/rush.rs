@@ -69,9 +69,6 @@ pub struct RushPlayer<N: Neighbourhood> {
     against_bomber: bool,
     /// The opponent potential the last out-building plan answered.
     outbuilt: Option<u32>,
-    /// Time the host spent outside this player this game (`--planner rush`): budgets are
-    /// sized as if it were still on the clock, never beyond what is really left.
-    credit_ms: i64,
     neighbours: PhantomData<N>,
 }
 
@@ -96,37 +93,21 @@ impl<N: Neighbourhood> RushPlayer<N> {
             threats: Vec::new(),
             against_bomber: false,
             outbuilt: None,
-            credit_ms: 0,
             neighbours: PhantomData,
         }
     }
 
-    /// Counts `ms` more of the host's own thinking as still on this player's clock.
-    pub fn credit(&mut self, ms: i64) {
-        self.credit_ms += ms.max(0);
-    }
-
-    /// The clock as this player's budgets see it: the time left plus the host's credit.
     fn clock(&self, view: &TurnView<'_>) -> Clock {
         Clock {
-            game_left_ms: view.time_left_ms + self.credit_ms,
+            game_left_ms: view.time_left_ms,
             turn_limit_ms: self.turn_limit_ms,
         }
-    }
-
-    /// `flag_ms` scaled to this player's clock, within what one answer may really take.
-    fn budget(&self, view: &TurnView<'_>, flag_ms: u64) -> Duration {
-        let real = Clock {
-            game_left_ms: view.time_left_ms,
-            ..self.clock(view)
-        };
-        self.clock(view).budget(flag_ms).min(real.ceiling())
     }
 
     /// Enough time left for the counter rules and full-length plans.
     fn time_to_spare(&self, view: &TurnView<'_>) -> bool {
         let reserve = RESERVE_MS * self.turn_limit_ms / QUALIFIER_TURN_MS;
-        self.clock(view).game_left_ms >= reserve as i64
+        view.time_left_ms >= reserve as i64
     }
 
     /// Searches `horizon` moves of `state` for at most the scaled `flag_ms`, ending no later
@@ -144,7 +125,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
         } else {
             SHORT_MS
         };
-        let deadline = (Instant::now() + self.budget(view, flag_ms)).min(turn_end);
+        let deadline = (Instant::now() + self.clock(view).budget(flag_ms)).min(turn_end);
         let config = ChokudaiConfig {
             horizon,
             deadline: Some(deadline),
@@ -240,7 +221,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
 
     fn decide(&mut self, view: &TurnView<'_>) -> (Action, Why) {
         let start = Instant::now();
-        let turn_end = start + self.budget(view, OPENING.1);
+        let turn_end = self.clock(view).deadline(start, OPENING.1);
         self.note_threat(view);
         if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
             self.against_bomber = true;
@@ -426,33 +407,6 @@ mod tests {
         };
         player.note_threat(&view(0, &packs, &me, &stocked));
         assert_eq!(player.threats, vec![ojama_of(1) - 4]);
-    }
-
-    #[test]
-    fn credited_time_sizes_budgets_but_never_beyond_the_real_clock() {
-        let state = PlayerState::default();
-        let packs = packs([[1, 2], [3, 4]], 1);
-        let at = |left: i64| TurnView {
-            time_left_ms: left,
-            ..view(5, &packs, &state, &state)
-        };
-        let mut player = RushPlayer::<Shift>::new(&Params::default());
-        let ms = |d: Duration| d.as_millis();
-        assert_eq!(ms(player.budget(&at(18_000), 18_000)), 1_800);
-        assert!(!player.time_to_spare(&at(18_000)));
-        player.credit(9_000);
-        player.credit(9_000);
-        assert_eq!(
-            ms(player.budget(&at(18_000), 18_000)),
-            3_600,
-            "as if 36 s were left"
-        );
-        assert!(player.time_to_spare(&at(18_000)));
-        assert_eq!(
-            ms(player.budget(&at(1_000), 18_000)),
-            600,
-            "1 s less the margins"
-        );
     }
 
     #[test]
