@@ -351,11 +351,12 @@ impl<N: Neighbourhood> Decider<N> {
         });
         let counter = decision.counter.unwrap_or_default();
         let clock = self.clock(pos);
-        // The search may fill a qualifier's turn, scaled like every other flag (the turn limit
-        // itself only caps it); a guide's thinking brings the turn's end nearer.
+        // The search's flag is the turn limit, scaled like every flag: at a short time control
+        // that is scaled twice, which keeps long games inside the clock. A guide's thinking
+        // brings the turn's end nearer.
         let (turn_start, flag_ms) = match guide {
             Some(g) => (g.started, GUIDED_SEARCH_MS),
-            None => (start, QUALIFIER_TURN_MS),
+            None => (start, self.params.turn_limit_ms),
         };
         let deadline = clock
             .deadline(start, flag_ms)
