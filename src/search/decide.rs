@@ -671,19 +671,15 @@ impl<N: Neighbourhood> Decider<N> {
         if let Some(plan_move) = planned {
             let bh = values.value_of(plan_move);
             decision.beam_value = Some(bh);
-            let keep = if guided {
-                guide_stands(best_value, bh)
+            let (keep, kept) = if guided {
+                (guide_stands(best_value, bh), Reason::Guide)
             } else {
-                self.plan_stands(best_value, bh)
+                (self.plan_stands(best_value, bh), Reason::PlanKept)
             };
             if keep {
                 decision.action = plan_move;
                 decision.value = bh;
-                decision.reason = if guided {
-                    Reason::Guide
-                } else {
-                    Reason::PlanKept
-                };
+                decision.reason = kept;
             } else if best != plan_move {
                 self.plan = None;
             }
@@ -933,7 +929,6 @@ impl<N: Neighbourhood> Decider<N> {
     }
 }
 
-/// The chain the first plan aims at: `-bcm`, or 12 when that is off.
 /// A guide's move, worth `bh`, stands unless it loses or the search's best wins by force
 /// where it does not: the guide plans further ahead than the evaluation sees, so nothing
 /// short of the game's result overrules it.
@@ -942,6 +937,7 @@ fn guide_stands(best_value: f64, bh: f64) -> bool {
     bh > LOST && (wins(bh) || !wins(best_value))
 }
 
+/// The chain the first plan aims at: `-bcm`, or 12 when that is off.
 pub fn plan_chain(params: &Params) -> u32 {
     if params.beam_chain_max > 0 {
         params.beam_chain_max as u32
