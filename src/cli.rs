@@ -263,6 +263,7 @@ const NEW_FLAGS: &[&str] = &[
     "replan",
     "counter-search",
     "planner",
+    "refine",
     "style",
     "nbtmax",
     "turn-ms",

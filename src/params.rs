@@ -338,6 +338,12 @@ pub struct Params {
     #[arg(help_heading = heading::TURN_BEAMS,
           help = "Move proposals: ysai (plans, fire rule, replans above), rush (the rush player's move, kept unless the search finds it loses or its best wins by force)")]
     pub planner: Planner,
+    /// `--refine`: the rush player (`--ai rush`, `--planner rush`) spends the turns that only
+    /// follow its plan searching again from the real position, and takes a better plan.
+    #[arg(long = "refine", default_value_t = D.rush_refine)]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Rush player: on turns that follow the plan, search for a better one with the clock's spare time")]
+    pub rush_refine: bool,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
     #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
     #[arg(help_heading = heading::TURN_BEAMS,
@@ -574,7 +580,7 @@ pub struct Params {
     #[arg(long = "style", value_name = "default|original", value_enum,
           hide_possible_values = true, default_value_t = D.style)]
     #[arg(help_heading = heading::ENGINE, display_order = 6,
-          help = "original: the original's play (-fire 0, no -widen, ysai planner, beam plan, replan, counter search and rank, -bcm 12 -bcm2 16) unless flags say otherwise")]
+          help = "original: the original's play (-fire 0, no -widen, ysai planner, no -refine, beam plan, replan, counter search and rank, -bcm 12 -bcm2 16) unless flags say otherwise")]
     pub style: Style,
     /// `--threads N`: worker threads; 0 (the default) = all cores. The original `-ut` also
     /// means all cores.
@@ -644,6 +650,7 @@ impl Params {
         next_beam_target_max: 10,
         replanner: Replanner::Beam,
         planner: Planner::Ysai,
+        rush_refine: false,
         counter_search: CounterSearch::Beam,
         next_beam_min_chain: 9,
         next_beam_ignore_eval_diff: 10,
@@ -727,6 +734,9 @@ impl Params {
         }
         if !keep("planner") {
             self.planner = Planner::Ysai;
+        }
+        if !keep("refine") {
+            self.rush_refine = false;
         }
         if !keep("beam-eval") {
             self.beam_eval = BeamEvalKind::Ysai;

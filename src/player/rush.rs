@@ -26,6 +26,11 @@ const COUNTER: (usize, u64) = (10, 15_000);
 const ANTI_COUNTER: (usize, u64) = (7, 5_000);
 const EXTEND: (usize, u64) = (8, 13_000);
 const OUTBUILD: (usize, u64) = (8, 15_000);
+/// `--refine`: a plan-following turn searches again for at most this long (scaled), and for
+/// no more than this share of the time left above the reserve, so that a long game spends
+/// ever less and the reserve stays whole.
+const REFINE_MS: u64 = 5_000;
+const REFINE_SHARE: u64 = 8;
 /// Below this much time left (scaled to the turn limit), plans get a second and no counter
 /// or anti-counter search runs.
 const RESERVE_MS: u64 = 30_000;
@@ -63,6 +68,7 @@ pub struct RushPlayer<N: Neighbourhood> {
     turn_limit_ms: u64,
     seed: u64,
     report: bool,
+    refine: bool,
     plan: Option<RushPlan>,
     /// The opponent's net immediate threat on the last turns, newest last.
     threats: Vec<i64>,
@@ -80,6 +86,7 @@ enum Why {
     Counter,
     HoldFire,
     Outbuild,
+    Refine,
     Greedy,
 }
 
@@ -89,6 +96,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
             turn_limit_ms: params.turn_limit_ms,
             seed: params.seed,
             report: params.turn_debug_msg,
+            refine: params.rush_refine,
             plan: None,
             threats: Vec::new(),
             against_bomber: false,
@@ -104,10 +112,14 @@ impl<N: Neighbourhood> RushPlayer<N> {
         }
     }
 
+    /// The time kept back from counter rules and full-length plans, scaled to the turn limit.
+    fn reserve_ms(&self) -> u64 {
+        RESERVE_MS * self.turn_limit_ms / QUALIFIER_TURN_MS
+    }
+
     /// Enough time left for the counter rules and full-length plans.
     fn time_to_spare(&self, view: &TurnView<'_>) -> bool {
-        let reserve = RESERVE_MS * self.turn_limit_ms / QUALIFIER_TURN_MS;
-        view.time_left_ms >= reserve as i64
+        view.time_left_ms >= self.reserve_ms() as i64
     }
 
     /// Searches `horizon` moves of `state` for at most the scaled `flag_ms`, ending no later
@@ -219,6 +231,38 @@ impl<N: Neighbourhood> RushPlayer<N> {
         self.adopt(result.choose(i64::MAX))
     }
 
+    /// `--refine`: the plan still holds, but a search from the real position may find one that
+    /// fires no later and reaches the target sooner or sends more; the better one is kept.
+    fn refine(&mut self, view: &TurnView<'_>, turn_end: Instant) -> bool {
+        let target = self.target();
+        let Some(current) = self
+            .plan
+            .as_ref()
+            .map(|p| PlanRank::of(p.moves.len(), p.ojama, target))
+        else {
+            return false;
+        };
+        // No longer than the plan: firing later gives the opponent the tempo.
+        let horizon = self.plan.as_ref().map_or(0, |p| p.moves.len());
+        let spare_ms = (view.time_left_ms.max(0) as u64).saturating_sub(self.reserve_ms());
+        let budget = self
+            .clock(view)
+            .budget(REFINE_MS)
+            .min(Duration::from_millis(spare_ms / REFINE_SHARE));
+        let config = ChokudaiConfig {
+            horizon,
+            deadline: Some((Instant::now() + budget).min(turn_end)),
+            expansions: None,
+            injected: vec![0],
+            seed: self.seed ^ view.turn as u64,
+        };
+        let result = search::<N>(view.me, view.packs, &config);
+        let better = result
+            .choose(target)
+            .filter(|f| PlanRank::of(f.path.len(), f.ojama, target) > current);
+        better.is_some() && self.adopt(better)
+    }
+
     fn decide(&mut self, view: &TurnView<'_>) -> (Action, Why) {
         let start = Instant::now();
         let turn_end = self.clock(view).deadline(start, OPENING.1);
@@ -243,6 +287,10 @@ impl<N: Neighbourhood> RushPlayer<N> {
             if self.outbuild(view, chains, turn_end) {
                 why = Why::Outbuild;
             }
+        }
+        let follows = why == Why::Plan && self.plan.as_ref().is_some_and(|p| p.moves.len() > 1);
+        if self.refine && spare && follows && self.refine(view, turn_end) {
+            why = Why::Refine;
         }
         match self.next_move(view) {
             Some(action) => (action, why),
@@ -273,6 +321,34 @@ impl<N: Neighbourhood> RushPlayer<N> {
             self.plan = None;
         }
         Some(action)
+    }
+}
+
+/// How plans compare, as [`ChokudaiResult::choose`] picks them: one that sends the target
+/// beats one that does not; among those that do, the sooner, then the bigger; among those
+/// that do not, the bigger, then the sooner.
+///
+/// [`ChokudaiResult::choose`]: crate::search::chokudai::ChokudaiResult::choose
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum PlanRank {
+    Short {
+        ojama: i64,
+        sooner: std::cmp::Reverse<usize>,
+    },
+    Reaches {
+        sooner: std::cmp::Reverse<usize>,
+        ojama: i64,
+    },
+}
+
+impl PlanRank {
+    fn of(moves: usize, ojama: i64, target: i64) -> Self {
+        let sooner = std::cmp::Reverse(moves);
+        if ojama >= target {
+            PlanRank::Reaches { sooner, ojama }
+        } else {
+            PlanRank::Short { ojama, sooner }
+        }
     }
 }
 
@@ -407,6 +483,62 @@ mod tests {
         };
         player.note_threat(&view(0, &packs, &me, &stocked));
         assert_eq!(player.threats, vec![ojama_of(1) - 4]);
+    }
+
+    #[test]
+    fn plans_rank_as_the_search_chooses_them() {
+        let rank = |moves, ojama| PlanRank::of(moves, ojama, TARGET_OJAMA);
+        assert!(rank(9, 60) > rank(10, 200), "the sooner target");
+        assert!(rank(9, 80) > rank(9, 60), "then the bigger");
+        assert!(
+            rank(12, 60) > rank(2, 59),
+            "the target over anything short of it"
+        );
+        assert!(rank(8, 40) > rank(3, 30), "short of it: the bigger");
+        assert!(rank(3, 40) > rank(8, 40), "then the sooner");
+        assert_eq!(rank(5, 70), rank(5, 70));
+    }
+
+    #[test]
+    fn refining_replaces_a_plan_only_with_a_better_one() {
+        // A 3 dropped into column 1 fires a 2-chain at once (3 + 7, then the 6 falls onto
+        // the 4); the plan waits a move first.
+        let me = PlayerState {
+            field: Field::from_picture(&["..6", ".27", ".154"]).unwrap(),
+            ..PlayerState::default()
+        };
+        let packs = packs([[0, 0], [3, 0]], 20);
+        let late = RushPlan {
+            moves: vec![Action::Drop { x: 8, rot: 0 }, Action::Drop { x: 1, rot: 0 }],
+            chains: 2,
+            ojama: ojama_of(2),
+        };
+        assert_eq!(
+            replay::<Shift>(&me, &packs, &late.moves).map(|r| (r.chains, r.ojama)),
+            Some((late.chains, late.ojama)),
+        );
+        assert!(late.ojama > 0);
+        let rank_of = |p: &RushPlan| PlanRank::of(p.moves.len(), p.ojama, TARGET_OJAMA);
+        let mut player = RushPlayer::<Shift>::new(&Params::default());
+        player.plan = Some(late.clone());
+        // 1 s above the reserve: the search gets an eighth of it.
+        let mut v = view(3, &packs, &me, &me);
+        v.time_left_ms = RESERVE_MS as i64 + 1_000;
+        let far = Instant::now() + Duration::from_secs(60);
+        assert!(player.refine(&v, far));
+        let found = player.plan.clone().expect("a plan");
+        assert!(rank_of(&found) > rank_of(&late), "{found:?}");
+        assert_eq!(
+            replay::<Shift>(&me, &packs, &found.moves).map(|r| (r.chains, r.ojama)),
+            Some((found.chains, found.ojama)),
+            "the new plan does what it says"
+        );
+        // The best plan stays as it is.
+        assert!(!player.refine(&v, far));
+        assert_eq!(
+            player.plan.as_ref().map(|p| p.moves.clone()),
+            Some(found.moves)
+        );
     }
 
     #[test]
