@@ -803,8 +803,9 @@ mod tests {
             (13, true, crate::params::FirstPlanner::Anytime)
         );
         assert_eq!(p.replanner, crate::params::Replanner::Anytime);
-        let p = params("-counter-search anytime --planner rush");
+        let p = params("-counter-search anytime --planner rush --refine");
         assert_eq!(p.counter_search, crate::params::CounterSearch::Anytime);
+        assert!(p.rush_refine && !Params::default().rush_refine);
         assert_eq!(p.planner, crate::params::Planner::Rush);
         assert!(run("--planner champion").is_err());
         assert!(run("--first-plan chokudai").is_err());
@@ -843,6 +844,13 @@ mod tests {
         };
         rush.original_style(&[]);
         assert_eq!(rush.planner, crate::params::Planner::Ysai);
+        let mut refining = Params {
+            rush_refine: true,
+            ..Params::default()
+        };
+        refining.original_style(&[]);
+        assert!(!refining.rush_refine);
+        assert!(params("--style original --refine").rush_refine);
     }
 
     #[test]
