@@ -380,6 +380,17 @@ fn a_whole_game_replays_exactly_and_its_transcripts_reproduce_every_input() {
         .all(|p| p.iter().all(|s| !s.field.is_dead())));
     let scores = positions[last].map(|s| s.score);
     assert_eq!(result["scores"], serde_json::json!(scores));
+    // The first chain of 10 or more of each player, as the replay shows it.
+    for player in 0..2 {
+        let first = turns
+            .iter()
+            .find(|t| t["chains"][player].as_u64().unwrap() >= 10)
+            .map(|t| serde_json::json!({"turn": t["turn"], "chains": t["chains"][player]}));
+        assert_eq!(
+            result["first_big_chains"][player],
+            first.unwrap_or(Value::Null)
+        );
+    }
 
     // Each transcript is the packs, then every turn's input from that player's side, showing
     // the position at the end of the turn before.

@@ -267,6 +267,7 @@ mod tests {
             think_ms: [0.0; 2],
             max_think_ms: [0.0; 2],
             max_chains: [0; 2],
+            first_big_chains: [None; 2],
             scores: [0; 2],
             stderr_tails: Default::default(),
         };

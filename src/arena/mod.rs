@@ -210,6 +210,7 @@ fn stats_command(
     emit(&runner::verdict(&merged.wdl, sprt));
     emit(&reasons_summary(&merged.games));
     emit(&players_summary(&merged.games));
+    emit(&big_chains_summary(&merged.games));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -255,6 +256,40 @@ fn players_summary(games: &[results::GameLine]) -> String {
     out
 }
 
+/// Per player, over the games that record it: how often and how early the first chain of
+/// `BIG_CHAIN` or more came, and how often it came before the opponent's.
+fn big_chains_summary(games: &[results::GameLine]) -> String {
+    let recorded: Vec<[Option<referee::BigChain>; 2]> =
+        games.iter().filter_map(|g| g.first_big_chains).collect();
+    if recorded.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    for p in 0..2 {
+        let mine: Vec<referee::BigChain> = recorded.iter().filter_map(|r| r[p]).collect();
+        let first = recorded
+            .iter()
+            .filter(|r| match (r[p], r[1 - p]) {
+                (Some(a), Some(b)) => a.turn < b.turn,
+                (Some(_), None) => true,
+                _ => false,
+            })
+            .count();
+        let mean = |f: fn(&referee::BigChain) -> u32| {
+            mine.iter().map(|c| f64::from(f(c))).sum::<f64>() / mine.len().max(1) as f64
+        };
+        out.push_str(&format!(
+            "p{p}: first chain of {}+ in {} of {} games, on turn {:.1} with {:.1} chains on average; before the opponent's in {first}\n",
+            referee::BIG_CHAIN,
+            mine.len(),
+            recorded.len(),
+            mean(|c| c.turn),
+            mean(|c| c.chains),
+        ));
+    }
+    out
+}
+
 fn replay_command(file: &Path) -> Result<ExitCode, String> {
     let replay = replay::Replay::load(file)?;
     emit(&replay::render(&replay));
@@ -292,6 +327,47 @@ mod tests {
 
     fn shell_command(command: &str) -> Result<String, String> {
         super::shell_command(command, UNLIMITED)
+    }
+
+    fn game_with(first_big_chains: Option<[Option<(u32, u32)>; 2]>) -> results::GameLine {
+        results::GameLine {
+            match_id: "m".into(),
+            game: 0,
+            seed: Some(1),
+            pack_file: None,
+            names: [None, None],
+            winner: Some(0),
+            reason: referee::Reason::Dead,
+            losers: [None, Some(referee::Reason::Dead)],
+            turn: 30,
+            scores: [0, 0],
+            max_chains: [0, 0],
+            first_big_chains: first_big_chains.map(|pair| {
+                pair.map(|c| c.map(|(turn, chains)| referee::BigChain { turn, chains }))
+            }),
+            think_ms: [0.0; 2],
+            max_think_ms: [0.0; 2],
+        }
+    }
+
+    #[test]
+    fn big_chains_are_summed_up_over_the_games_that_record_them() {
+        let games = [
+            game_with(Some([Some((11, 13)), Some((12, 14))])),
+            game_with(Some([Some((13, 11)), None])),
+            game_with(Some([None, Some((20, 10))])),
+            game_with(None),
+        ];
+        let summary = big_chains_summary(&games);
+        let lines: Vec<&str> = summary.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "p0: first chain of 10+ in 2 of 3 games, on turn 12.0 with 12.0 chains on average; before the opponent's in 2",
+                "p1: first chain of 10+ in 2 of 3 games, on turn 16.0 with 12.0 chains on average; before the opponent's in 1",
+            ]
+        );
+        assert_eq!(big_chains_summary(&games[3..]), "");
     }
 
     #[test]

@@ -19,6 +19,16 @@ const FORBIDDEN_NAME_CHARS: &str = "\\/:*?\"<>|";
 const NOMINAL_GAME_MS: u64 = 180_000;
 /// Time allowed for the name line when no per-turn limit applies.
 const NAME_WAIT_MS: u64 = 20_000;
+/// A chain this long counts as a player's main attack: the first one is recorded, because
+/// the game is mostly decided by who fires a big chain first.
+pub const BIG_CHAIN: u32 = 10;
+
+/// The first chain of [`BIG_CHAIN`] or more steps a player fired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BigChain {
+    pub turn: u32,
+    pub chains: u32,
+}
 
 /// Thinking time per player: for the whole game and for each answer. `None` is unlimited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,6 +237,7 @@ pub struct GameRecord {
     pub think_ms: [f64; 2],
     pub max_think_ms: [f64; 2],
     pub max_chains: [u32; 2],
+    pub first_big_chains: [Option<BigChain>; 2],
     pub scores: [i64; 2],
     /// The end of each player's stderr (to explain a crash).
     pub stderr_tails: [String; 2],
@@ -324,6 +335,7 @@ impl<'a> Game<'a> {
                 think_ms: [0.0; 2],
                 max_think_ms: [0.0; 2],
                 max_chains: [0; 2],
+                first_big_chains: [None; 2],
                 scores: [0; 2],
                 stderr_tails: [String::new(), String::new()],
             },
@@ -610,6 +622,10 @@ impl<'a> Game<'a> {
             };
             let chains = outcomes[player].result.chains;
             self.record.max_chains[player] = self.record.max_chains[player].max(chains);
+            let first = &mut self.record.first_big_chains[player];
+            if chains >= BIG_CHAIN && first.is_none() {
+                *first = Some(BigChain { turn, chains });
+            }
         }
         self.record.turns.push(TurnRecord {
             turn,

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::referee::Reason;
+use super::referee::{BigChain, Reason};
 use super::stats::Wdl;
 
 /// One finished game.
@@ -33,6 +33,10 @@ pub struct GameLine {
     pub turn: u32,
     pub scores: [i64; 2],
     pub max_chains: [u32; 2],
+    /// Each player's first chain of `BIG_CHAIN` or more, if any (absent from files written
+    /// before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_big_chains: Option<[Option<BigChain>; 2]>,
     /// Total thinking time of each player over the game.
     pub think_ms: [f64; 2],
     /// Longest single answer of each player.
@@ -189,6 +193,13 @@ mod tests {
             turn: 40,
             scores: [10, 3],
             max_chains: [4, 2],
+            first_big_chains: Some([
+                None,
+                Some(BigChain {
+                    turn: 12,
+                    chains: 13,
+                }),
+            ]),
             think_ms: [100.5, 200.0],
             max_think_ms: [10.25, 20.0],
         }

@@ -326,6 +326,7 @@ fn play_one(
         turn: record.result.turn,
         scores: record.scores,
         max_chains: record.max_chains,
+        first_big_chains: Some(record.first_big_chains),
         think_ms: record.think_ms,
         max_think_ms: record.max_think_ms,
     };
