@@ -144,6 +144,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
             expansions: None,
             injected: vec![attack],
             seed: self.seed ^ view.turn as u64,
+            first_line: Vec::new(),
         };
         search::<N>(state, view.packs, &config)
     }
@@ -255,6 +256,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
             expansions: None,
             injected: vec![0],
             seed: self.seed ^ view.turn as u64,
+            first_line: self.plan.as_ref().map_or(Vec::new(), |p| p.moves.clone()),
         };
         let result = search::<N>(view.me, view.packs, &config);
         let better = result

@@ -41,6 +41,9 @@ pub struct ChokudaiConfig {
     pub injected: Vec<i64>,
     /// Seed of the random tie-break between equal ranks.
     pub seed: u64,
+    /// A line to expand first (a plan being followed), so that the search starts around it
+    /// and what it fires is among the fires found.
+    pub first_line: Vec<Action>,
 }
 
 impl ChokudaiConfig {
@@ -54,6 +57,7 @@ impl ChokudaiConfig {
             expansions: nodes,
             injected: Vec::new(),
             seed: params.seed,
+            first_line: Vec::new(),
         }
     }
 
@@ -211,6 +215,7 @@ pub fn search<N: Neighbourhood>(
     if horizon > 0 {
         search.queues[0].push((0, 0));
     }
+    search.expand_line();
     search.run();
     search.result.nodes = search.links.len();
     search.result
@@ -231,6 +236,26 @@ impl<N: Neighbourhood> Search<'_, N> {
             }
             if !expanded {
                 return;
+            }
+        }
+    }
+
+    /// Expands the nodes of `config.first_line`, root first, while they are legal, alive and
+    /// within the horizon.
+    fn expand_line(&mut self) {
+        let mut index = 0u32;
+        for (depth, action) in self.config.first_line.iter().enumerate() {
+            if depth >= self.queues.len() || self.stopped() {
+                return;
+            }
+            let first_child = self.links.len();
+            self.expand(index, depth);
+            let wanted = action.index() as u8;
+            let child = (first_child..self.links.len())
+                .find(|&i| self.links[i].parent == index && self.links[i].action == wanted);
+            match child {
+                Some(i) => index = i as u32,
+                None => return,
             }
         }
     }
@@ -419,6 +444,40 @@ mod tests {
         let (small, large) = (best(50), best(1500));
         assert!(large >= small, "{small} then {large}");
         assert!(large > 0);
+    }
+
+    #[test]
+    fn a_first_line_is_expanded_first_and_its_fire_found() {
+        let packs = packs(11, 10);
+        let root = PlayerState::default();
+        let wide = search::<Shift>(&root, &packs, &config(10, 1500));
+        let (depth, best) = wide
+            .fires
+            .iter()
+            .enumerate()
+            .filter_map(|(d, f)| f.as_ref().map(|f| (d, f)))
+            .max_by_key(|(_, f)| f.ojama)
+            .expect("a fire");
+        // Expanding the line alone takes one expansion per move.
+        let line = ChokudaiConfig {
+            first_line: best.path.clone(),
+            ..config(10, best.path.len() as u64)
+        };
+        let narrow = search::<Shift>(&root, &packs, &line);
+        assert_eq!(narrow.expansions, best.path.len() as u64);
+        let found = narrow.fires[depth].as_ref().expect("the line's fire");
+        assert!(
+            found.ojama >= best.ojama,
+            "{} < {}",
+            found.ojama,
+            best.ojama
+        );
+        let blind = search::<Shift>(&root, &packs, &config(10, best.path.len() as u64));
+        let blind_best = blind.fires.iter().flatten().map(|f| f.ojama).max();
+        assert!(
+            blind_best < Some(best.ojama),
+            "without the line the same budget finds {blind_best:?}"
+        );
     }
 
     #[test]
