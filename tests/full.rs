@@ -311,6 +311,7 @@ fn the_anytime_counter_search_decides_the_counter_verdict() {
             expansions: Some(300),
             injected: vec![chain_ojama(chain)],
             seed: params.seed ^ s.turn as u64,
+            first_line: Vec::new(),
         };
         let answer = chokudai::search::<Shift>(&s.enemy, &s.packs, &config).max_chain();
         assert_eq!(counter.max_chain, answer, "{name}");
