@@ -264,6 +264,7 @@ const NEW_FLAGS: &[&str] = &[
     "counter-search",
     "planner",
     "refine",
+    "spend",
     "style",
     "nbtmax",
     "turn-ms",
@@ -806,6 +807,7 @@ mod tests {
         let p = params("-counter-search anytime --planner rush --refine");
         assert_eq!(p.counter_search, crate::params::CounterSearch::Anytime);
         assert!(p.rush_refine && !Params::default().rush_refine);
+        assert!(params("--spend").rush_spend && !Params::default().rush_spend);
         assert_eq!(p.planner, crate::params::Planner::Rush);
         assert!(run("--planner champion").is_err());
         assert!(run("--first-plan chokudai").is_err());
@@ -846,10 +848,11 @@ mod tests {
         assert_eq!(rush.planner, crate::params::Planner::Ysai);
         let mut refining = Params {
             rush_refine: true,
+            rush_spend: true,
             ..Params::default()
         };
         refining.original_style(&[]);
-        assert!(!refining.rush_refine);
+        assert!(!refining.rush_refine && !refining.rush_spend);
         assert!(params("--style original --refine").rush_refine);
     }
 

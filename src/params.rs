@@ -344,6 +344,12 @@ pub struct Params {
     #[arg(help_heading = heading::TURN_BEAMS,
           help = "Rush player: on turns that follow the plan, search for a better one with the clock's spare time")]
     pub rush_refine: bool,
+    /// `--spend`: the rush player's plan searches take a quarter of the time left above the
+    /// reserve (up to the turn limit) when that is more than their flag scaled to the clock.
+    #[arg(long = "spend", default_value_t = D.rush_spend)]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Rush player: plan searches take a quarter of the time above the reserve when that is more")]
+    pub rush_spend: bool,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
     #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
     #[arg(help_heading = heading::TURN_BEAMS,
@@ -580,7 +586,7 @@ pub struct Params {
     #[arg(long = "style", value_name = "default|original", value_enum,
           hide_possible_values = true, default_value_t = D.style)]
     #[arg(help_heading = heading::ENGINE, display_order = 6,
-          help = "original: the original's play (-fire 0, no -widen, ysai planner, no -refine, beam plan, replan, counter search and rank, -bcm 12 -bcm2 16) unless flags say otherwise")]
+          help = "original: the original's play (-fire 0, no -widen, ysai planner, no -refine or -spend, beam plan, replan, counter search and rank, -bcm 12 -bcm2 16) unless flags say otherwise")]
     pub style: Style,
     /// `--threads N`: worker threads; 0 (the default) = all cores. The original `-ut` also
     /// means all cores.
@@ -651,6 +657,7 @@ impl Params {
         replanner: Replanner::Beam,
         planner: Planner::Ysai,
         rush_refine: false,
+        rush_spend: false,
         counter_search: CounterSearch::Beam,
         next_beam_min_chain: 9,
         next_beam_ignore_eval_diff: 10,
@@ -737,6 +744,9 @@ impl Params {
         }
         if !keep("refine") {
             self.rush_refine = false;
+        }
+        if !keep("spend") {
+            self.rush_spend = false;
         }
         if !keep("beam-eval") {
             self.beam_eval = BeamEvalKind::Ysai;

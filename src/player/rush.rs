@@ -31,6 +31,8 @@ const OUTBUILD: (usize, u64) = (8, 15_000);
 /// ever less and the reserve stays whole.
 const REFINE_MS: u64 = 5_000;
 const REFINE_SHARE: u64 = 8;
+/// `--spend`: a plan search may take this share of the time left above the reserve.
+const SPEND_SHARE: u64 = 4;
 /// Below this much time left (scaled to the turn limit), plans get a second and no counter
 /// or anti-counter search runs.
 const RESERVE_MS: u64 = 30_000;
@@ -69,6 +71,7 @@ pub struct RushPlayer<N: Neighbourhood> {
     seed: u64,
     report: bool,
     refine: bool,
+    spend: bool,
     plan: Option<RushPlan>,
     /// The opponent's net immediate threat on the last turns, newest last.
     threats: Vec<i64>,
@@ -97,6 +100,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
             seed: params.seed,
             report: params.turn_debug_msg,
             refine: params.rush_refine,
+            spend: params.rush_spend,
             plan: None,
             threats: Vec::new(),
             against_bomber: false,
@@ -122,22 +126,42 @@ impl<N: Neighbourhood> RushPlayer<N> {
         view.time_left_ms >= self.reserve_ms() as i64
     }
 
-    /// Searches `horizon` moves of `state` for at most the scaled `flag_ms`, ending no later
-    /// than `turn_end`, with `attack` landing after the first move.
+    /// The time left above the reserve.
+    fn spare_ms(&self, view: &TurnView<'_>) -> u64 {
+        (view.time_left_ms.max(0) as u64).saturating_sub(self.reserve_ms())
+    }
+
+    /// How long a search with time flag `flag_ms` may take: the flag scaled to the clock,
+    /// or with `--spend` (for a plan search) a share of the time above the reserve if more,
+    /// never past the turn limit.
+    fn budget(&self, view: &TurnView<'_>, flag_ms: u64, plan: bool) -> Duration {
+        let clock = self.clock(view);
+        let scaled = clock.budget(flag_ms);
+        if !(self.spend && plan) {
+            return scaled;
+        }
+        let share = Duration::from_millis(self.spare_ms(view) / SPEND_SHARE);
+        scaled.max(share).min(clock.ceiling())
+    }
+
+    /// Searches `horizon` moves of `state` for at most the scaled `flag_ms` (see
+    /// [`RushPlayer::budget`]; every shape but the anti-counter's plans my moves), ending no
+    /// later than `turn_end`, with `attack` landing after the first move.
     fn search(
         &self,
         view: &TurnView<'_>,
         state: &PlayerState,
-        (horizon, flag_ms): (usize, u64),
+        shape: (usize, u64),
         attack: i64,
         turn_end: Instant,
     ) -> crate::search::chokudai::ChokudaiResult {
-        let flag_ms = if self.time_to_spare(view) {
-            flag_ms
+        let (horizon, flag_ms) = shape;
+        let (flag_ms, plan) = if self.time_to_spare(view) {
+            (flag_ms, shape != ANTI_COUNTER)
         } else {
-            SHORT_MS
+            (SHORT_MS, false)
         };
-        let deadline = (Instant::now() + self.clock(view).budget(flag_ms)).min(turn_end);
+        let deadline = (Instant::now() + self.budget(view, flag_ms, plan)).min(turn_end);
         let config = ChokudaiConfig {
             horizon,
             deadline: Some(deadline),
@@ -245,11 +269,10 @@ impl<N: Neighbourhood> RushPlayer<N> {
         };
         // No longer than the plan: firing later gives the opponent the tempo.
         let horizon = self.plan.as_ref().map_or(0, |p| p.moves.len());
-        let spare_ms = (view.time_left_ms.max(0) as u64).saturating_sub(self.reserve_ms());
         let budget = self
             .clock(view)
             .budget(REFINE_MS)
-            .min(Duration::from_millis(spare_ms / REFINE_SHARE));
+            .min(Duration::from_millis(self.spare_ms(view) / REFINE_SHARE));
         let config = ChokudaiConfig {
             horizon,
             deadline: Some((Instant::now() + budget).min(turn_end)),
@@ -267,7 +290,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
 
     fn decide(&mut self, view: &TurnView<'_>) -> (Action, Why) {
         let start = Instant::now();
-        let turn_end = self.clock(view).deadline(start, OPENING.1);
+        let turn_end = start + self.budget(view, OPENING.1, true);
         self.note_threat(view);
         if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
             self.against_bomber = true;
@@ -485,6 +508,33 @@ mod tests {
         };
         player.note_threat(&view(0, &packs, &me, &stocked));
         assert_eq!(player.threats, vec![ojama_of(1) - 4]);
+    }
+
+    #[test]
+    fn spending_gives_plan_searches_a_share_of_the_time_above_the_reserve() {
+        let params = Params {
+            turn_limit_ms: 5_000,
+            ..Params::default()
+        };
+        let me = PlayerState::default();
+        let packs = packs([[1, 2], [3, 4]], 2);
+        let at = |left| {
+            let mut v = view(20, &packs, &me, &me);
+            v.time_left_ms = left;
+            v
+        };
+        let mut player = RushPlayer::<Shift>::new(&params);
+        let ms =
+            |p: &RushPlayer<Shift>, left, plan| p.budget(&at(left), REPLAN.1, plan).as_millis();
+        // Scaled to the clock: 15 s x 45/180, and x 20/180.
+        assert_eq!(ms(&player, 45_000, true), 3_750);
+        assert_eq!(ms(&player, 20_000, true), 1_666);
+        player.spend = true;
+        // A quarter of what is above the 7.5 s reserve, within the turn's 4.2 s ceiling.
+        assert_eq!(ms(&player, 45_000, true), 4_200);
+        assert_eq!(ms(&player, 20_000, true), 3_125);
+        assert_eq!(ms(&player, 20_000, false), 1_666, "not a plan search");
+        assert_eq!(ms(&player, 7_000, true), 583, "nothing above the reserve");
     }
 
     #[test]
