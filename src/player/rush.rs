@@ -72,6 +72,7 @@ pub struct RushPlayer<N: Neighbourhood> {
     report: bool,
     refine: bool,
     spend: bool,
+    late_counters: bool,
     plan: Option<RushPlan>,
     /// The opponent's net immediate threat on the last turns, newest last.
     threats: Vec<i64>,
@@ -101,6 +102,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
             report: params.turn_debug_msg,
             refine: params.rush_refine,
             spend: params.rush_spend,
+            late_counters: params.rush_late_counters,
             plan: None,
             threats: Vec::new(),
             against_bomber: false,
@@ -124,6 +126,12 @@ impl<N: Neighbourhood> RushPlayer<N> {
     /// Enough time left for the counter rules and full-length plans.
     fn time_to_spare(&self, view: &TurnView<'_>) -> bool {
         view.time_left_ms >= self.reserve_ms() as i64
+    }
+
+    /// Whether the counter and anti-counter rules run: above the reserve, and below it too
+    /// (on short searches) with `--late-counters`.
+    fn counters_allowed(&self, view: &TurnView<'_>) -> bool {
+        self.time_to_spare(view) || self.late_counters
     }
 
     /// The time left above the reserve.
@@ -297,13 +305,14 @@ impl<N: Neighbourhood> RushPlayer<N> {
             self.plan = None;
         }
         let spare = self.time_to_spare(view);
+        let counters = self.counters_allowed(view);
         let mut why = Why::Plan;
-        if spare && self.counter(view, turn_end) {
+        if counters && self.counter(view, turn_end) {
             why = Why::Counter;
         } else if !self.plan.as_ref().is_some_and(|p| replays::<N>(p, view)) {
             self.replan(view, turn_end);
             why = Why::Replan;
-        } else if let Some(plan) = self.plan.clone().filter(|p| spare && p.moves.len() == 1) {
+        } else if let Some(plan) = self.plan.clone().filter(|p| counters && p.moves.len() == 1) {
             if self.hold_fire(view, &plan, turn_end) {
                 why = Why::HoldFire;
             }
@@ -535,6 +544,20 @@ mod tests {
         assert_eq!(ms(&player, 20_000, true), 3_125);
         assert_eq!(ms(&player, 20_000, false), 1_666, "not a plan search");
         assert_eq!(ms(&player, 7_000, true), 583, "nothing above the reserve");
+    }
+
+    #[test]
+    fn late_counters_keep_the_counter_rules_below_the_reserve() {
+        let me = PlayerState::default();
+        let packs = packs([[1, 2], [3, 4]], 2);
+        let mut v = view(20, &packs, &me, &me);
+        let mut player = RushPlayer::<Shift>::new(&Params::default());
+        v.time_left_ms = RESERVE_MS as i64;
+        assert!(player.counters_allowed(&v));
+        v.time_left_ms = RESERVE_MS as i64 - 1;
+        assert!(!player.counters_allowed(&v));
+        player.late_counters = true;
+        assert!(player.counters_allowed(&v));
     }
 
     #[test]
