@@ -265,7 +265,7 @@ const NEW_FLAGS: &[&str] = &[
     "planner",
     "refine",
     "spend",
-    "late-counters",
+    "late-game",
     "style",
     "nbtmax",
     "turn-ms",
@@ -809,8 +809,8 @@ mod tests {
         assert_eq!(p.counter_search, crate::params::CounterSearch::Anytime);
         assert!(p.rush_refine && !Params::default().rush_refine);
         assert!(params("--spend").rush_spend && !Params::default().rush_spend);
-        let late = params("--late-counters");
-        assert!(late.rush_late_counters && !Params::default().rush_late_counters);
+        let late = params("--late-game");
+        assert!(late.rush_late_game && !Params::default().rush_late_game);
         assert_eq!(p.planner, crate::params::Planner::Rush);
         assert!(run("--planner champion").is_err());
         assert!(run("--first-plan chokudai").is_err());
@@ -852,11 +852,11 @@ mod tests {
         let mut refining = Params {
             rush_refine: true,
             rush_spend: true,
-            rush_late_counters: true,
+            rush_late_game: true,
             ..Params::default()
         };
         refining.original_style(&[]);
-        assert!(!refining.rush_refine && !refining.rush_spend && !refining.rush_late_counters);
+        assert!(!refining.rush_refine && !refining.rush_spend && !refining.rush_late_game);
         assert!(params("--style original --refine").rush_refine);
     }
 

@@ -350,12 +350,13 @@ pub struct Params {
     #[arg(help_heading = heading::TURN_BEAMS,
           help = "Rush player: plan searches take a quarter of the time above the reserve when that is more")]
     pub rush_spend: bool,
-    /// `--late-counters`: below its reserve the rush player still answers threat spikes and
-    /// checks the opponent's answer before firing, with one-second searches (scaled).
-    #[arg(long = "late-counters", default_value_t = D.rush_late_counters)]
+    /// `--late-game`: below its reserve the rush player's searches take an eighth of the time
+    /// left (instead of one second scaled to it), and it still answers threat spikes and
+    /// checks the opponent's answer before firing.
+    #[arg(long = "late-game", default_value_t = D.rush_late_game)]
     #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Rush player: keep the counter and anti-counter searches below the reserve (1 s each, scaled)")]
-    pub rush_late_counters: bool,
+          help = "Rush player: below the reserve, searches take 1/8 of the time left and the counter rules stay on")]
+    pub rush_late_game: bool,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
     #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
     #[arg(help_heading = heading::TURN_BEAMS,
@@ -592,7 +593,7 @@ pub struct Params {
     #[arg(long = "style", value_name = "default|original", value_enum,
           hide_possible_values = true, default_value_t = D.style)]
     #[arg(help_heading = heading::ENGINE, display_order = 6,
-          help = "original: the original's play (-fire 0, no -widen, ysai planner, no -refine, -spend or -late-counters, beam plan, replan, counter search and rank, -bcm 12 -bcm2 16) unless flags say otherwise")]
+          help = "original: the original's play (-fire 0, no -widen, ysai planner, no -refine, -spend or -late-game, beam plan, replan, counter search and rank, -bcm 12 -bcm2 16) unless flags say otherwise")]
     pub style: Style,
     /// `--threads N`: worker threads; 0 (the default) = all cores. The original `-ut` also
     /// means all cores.
@@ -664,7 +665,7 @@ impl Params {
         planner: Planner::Ysai,
         rush_refine: false,
         rush_spend: false,
-        rush_late_counters: false,
+        rush_late_game: false,
         counter_search: CounterSearch::Beam,
         next_beam_min_chain: 9,
         next_beam_ignore_eval_diff: 10,
@@ -755,8 +756,8 @@ impl Params {
         if !keep("spend") {
             self.rush_spend = false;
         }
-        if !keep("late-counters") {
-            self.rush_late_counters = false;
+        if !keep("late-game") {
+            self.rush_late_game = false;
         }
         if !keep("beam-eval") {
             self.beam_eval = BeamEvalKind::Ysai;

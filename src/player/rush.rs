@@ -37,6 +37,8 @@ const SPEND_SHARE: u64 = 4;
 /// or anti-counter search runs.
 const RESERVE_MS: u64 = 30_000;
 const SHORT_MS: u64 = 1_000;
+/// `--late-game`: below the reserve a search takes this share of the time left instead.
+const LATE_SHARE: u64 = 8;
 /// The original's per-turn limit, which the reserve assumes.
 const QUALIFIER_TURN_MS: u64 = 20_000;
 /// Turns up to this one plan with the opening horizon.
@@ -72,7 +74,7 @@ pub struct RushPlayer<N: Neighbourhood> {
     report: bool,
     refine: bool,
     spend: bool,
-    late_counters: bool,
+    late_game: bool,
     plan: Option<RushPlan>,
     /// The opponent's net immediate threat on the last turns, newest last.
     threats: Vec<i64>,
@@ -102,7 +104,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
             report: params.turn_debug_msg,
             refine: params.rush_refine,
             spend: params.rush_spend,
-            late_counters: params.rush_late_counters,
+            late_game: params.rush_late_game,
             plan: None,
             threats: Vec::new(),
             against_bomber: false,
@@ -129,9 +131,9 @@ impl<N: Neighbourhood> RushPlayer<N> {
     }
 
     /// Whether the counter and anti-counter rules run: above the reserve, and below it too
-    /// (on short searches) with `--late-counters`.
+    /// with `--late-game`.
     fn counters_allowed(&self, view: &TurnView<'_>) -> bool {
-        self.time_to_spare(view) || self.late_counters
+        self.time_to_spare(view) || self.late_game
     }
 
     /// The time left above the reserve.
@@ -141,9 +143,14 @@ impl<N: Neighbourhood> RushPlayer<N> {
 
     /// How long a search with time flag `flag_ms` may take: the flag scaled to the clock,
     /// or with `--spend` (for a plan search) a share of the time above the reserve if more,
-    /// never past the turn limit.
+    /// never past the turn limit; with `--late-game`, below the reserve, a share of the time
+    /// left.
     fn budget(&self, view: &TurnView<'_>, flag_ms: u64, plan: bool) -> Duration {
         let clock = self.clock(view);
+        if self.late_game && !self.time_to_spare(view) {
+            let share = view.time_left_ms.max(0) as u64 / LATE_SHARE;
+            return Duration::from_millis(share).min(clock.ceiling());
+        }
         let scaled = clock.budget(flag_ms);
         if !(self.spend && plan) {
             return scaled;
@@ -547,7 +554,7 @@ mod tests {
     }
 
     #[test]
-    fn late_counters_keep_the_counter_rules_below_the_reserve() {
+    fn the_late_game_keeps_the_counter_rules_and_longer_searches_below_the_reserve() {
         let me = PlayerState::default();
         let packs = packs([[1, 2], [3, 4]], 2);
         let mut v = view(20, &packs, &me, &me);
@@ -556,8 +563,18 @@ mod tests {
         assert!(player.counters_allowed(&v));
         v.time_left_ms = RESERVE_MS as i64 - 1;
         assert!(!player.counters_allowed(&v));
-        player.late_counters = true;
+        let short = player.budget(&v, SHORT_MS, false);
+        player.late_game = true;
         assert!(player.counters_allowed(&v));
+        let late = player.budget(&v, SHORT_MS, false);
+        assert_eq!(late, Duration::from_millis((RESERVE_MS - 1) / LATE_SHARE));
+        assert!(late > short * 5, "{late:?} against {short:?}");
+        v.time_left_ms = RESERVE_MS as i64;
+        assert_eq!(
+            player.budget(&v, REPLAN.1, true),
+            Clock::qualifier(RESERVE_MS as i64).budget(REPLAN.1),
+            "above the reserve nothing changes"
+        );
     }
 
     #[test]
