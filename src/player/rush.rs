@@ -177,13 +177,26 @@ impl<N: Neighbourhood> RushPlayer<N> {
             (SHORT_MS, false)
         };
         let deadline = (Instant::now() + self.budget(view, flag_ms, plan)).min(turn_end);
+        self.search_until(view, state, horizon, deadline, attack, Vec::new())
+    }
+
+    /// The anytime search of `state` with this turn's seed, starting on `first_line`.
+    fn search_until(
+        &self,
+        view: &TurnView<'_>,
+        state: &PlayerState,
+        horizon: usize,
+        deadline: Instant,
+        attack: i64,
+        first_line: Vec<Action>,
+    ) -> crate::search::chokudai::ChokudaiResult {
         let config = ChokudaiConfig {
             horizon,
             deadline: Some(deadline),
             expansions: None,
             injected: vec![attack],
             seed: self.seed ^ view.turn as u64,
-            first_line: Vec::new(),
+            first_line,
         };
         search::<N>(state, view.packs, &config)
     }
@@ -275,28 +288,18 @@ impl<N: Neighbourhood> RushPlayer<N> {
     /// fires no later and reaches the target sooner or sends more; the better one is kept.
     fn refine(&mut self, view: &TurnView<'_>, turn_end: Instant) -> bool {
         let target = self.target();
-        let Some(current) = self
-            .plan
-            .as_ref()
-            .map(|p| PlanRank::of(p.moves.len(), p.ojama, target))
-        else {
+        let Some(plan) = self.plan.as_ref() else {
             return false;
         };
-        // No longer than the plan: firing later gives the opponent the tempo.
-        let horizon = self.plan.as_ref().map_or(0, |p| p.moves.len());
+        let current = PlanRank::of(plan.moves.len(), plan.ojama, target);
         let budget = self
             .clock(view)
             .budget(REFINE_MS)
             .min(Duration::from_millis(self.spare_ms(view) / REFINE_SHARE));
-        let config = ChokudaiConfig {
-            horizon,
-            deadline: Some((Instant::now() + budget).min(turn_end)),
-            expansions: None,
-            injected: vec![0],
-            seed: self.seed ^ view.turn as u64,
-            first_line: self.plan.as_ref().map_or(Vec::new(), |p| p.moves.clone()),
-        };
-        let result = search::<N>(view.me, view.packs, &config);
+        let deadline = (Instant::now() + budget).min(turn_end);
+        // No longer than the plan: firing later gives the opponent the tempo.
+        let (horizon, line) = (plan.moves.len(), plan.moves.clone());
+        let result = self.search_until(view, view.me, horizon, deadline, 0, line);
         let better = result
             .choose(target)
             .filter(|f| PlanRank::of(f.path.len(), f.ojama, target) > current);
