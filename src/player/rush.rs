@@ -33,8 +33,9 @@ const REFINE_MS: u64 = 5_000;
 const REFINE_SHARE: u64 = 8;
 /// `--spend`: a plan search may take this share of the time left above the reserve.
 const SPEND_SHARE: u64 = 4;
-/// Below this much time left (scaled to the turn limit), plans get a second and no counter
-/// or anti-counter search runs.
+/// Below this much time left (scaled to the turn limit), every search gets a second (scaled
+/// to the turn limit as well: the champion's fixed second, not a share of the time left) and
+/// no counter or anti-counter search runs.
 const RESERVE_MS: u64 = 30_000;
 const SHORT_MS: u64 = 1_000;
 /// `--late-game`: below the reserve a search takes this share of the time left instead.
@@ -120,9 +121,14 @@ impl<N: Neighbourhood> RushPlayer<N> {
         }
     }
 
+    /// `ms` at the qualifier's turn limit, scaled to this game's.
+    fn to_turn_limit(&self, ms: u64) -> u64 {
+        ms * self.turn_limit_ms / QUALIFIER_TURN_MS
+    }
+
     /// The time kept back from counter rules and full-length plans, scaled to the turn limit.
     fn reserve_ms(&self) -> u64 {
-        RESERVE_MS * self.turn_limit_ms / QUALIFIER_TURN_MS
+        self.to_turn_limit(RESERVE_MS)
     }
 
     /// Enough time left for the counter rules and full-length plans.
@@ -143,13 +149,17 @@ impl<N: Neighbourhood> RushPlayer<N> {
 
     /// How long a search with time flag `flag_ms` may take: the flag scaled to the clock,
     /// or with `--spend` (for a plan search) a share of the time above the reserve if more,
-    /// never past the turn limit; with `--late-game`, below the reserve, a share of the time
-    /// left.
+    /// never past the turn limit. Below the reserve, whatever the flag: the short search, or
+    /// with `--late-game` a share of the time left.
     fn budget(&self, view: &TurnView<'_>, flag_ms: u64, plan: bool) -> Duration {
         let clock = self.clock(view);
-        if self.late_game && !self.time_to_spare(view) {
-            let share = view.time_left_ms.max(0) as u64 / LATE_SHARE;
-            return Duration::from_millis(share).min(clock.ceiling());
+        if !self.time_to_spare(view) {
+            let ms = if self.late_game {
+                view.time_left_ms.max(0) as u64 / LATE_SHARE
+            } else {
+                self.to_turn_limit(SHORT_MS)
+            };
+            return Duration::from_millis(ms).min(clock.ceiling());
         }
         let scaled = clock.budget(flag_ms);
         if !(self.spend && plan) {
@@ -171,11 +181,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
         turn_end: Instant,
     ) -> crate::search::chokudai::ChokudaiResult {
         let (horizon, flag_ms) = shape;
-        let (flag_ms, plan) = if self.time_to_spare(view) {
-            (flag_ms, shape != ANTI_COUNTER)
-        } else {
-            (SHORT_MS, false)
-        };
+        let plan = shape != ANTI_COUNTER;
         let deadline = (Instant::now() + self.budget(view, flag_ms, plan)).min(turn_end);
         self.search_until(view, state, horizon, deadline, attack, Vec::new())
     }
@@ -548,12 +554,20 @@ mod tests {
         // Scaled to the clock: 15 s x 45/180, and x 20/180.
         assert_eq!(ms(&player, 45_000, true), 3_750);
         assert_eq!(ms(&player, 20_000, true), 1_666);
+        // Below the 7.5 s reserve: the champion's second, scaled to the 5 s turn limit (not
+        // to the time left, which would leave 38 ms).
+        assert_eq!(ms(&player, 7_000, true), 250);
+        assert_eq!(ms(&player, 7_000, false), 250);
         player.spend = true;
         // A quarter of what is above the 7.5 s reserve, within the turn's 4.2 s ceiling.
         assert_eq!(ms(&player, 45_000, true), 4_200);
         assert_eq!(ms(&player, 20_000, true), 3_125);
         assert_eq!(ms(&player, 20_000, false), 1_666, "not a plan search");
-        assert_eq!(ms(&player, 7_000, true), 583, "nothing above the reserve");
+        assert_eq!(
+            ms(&player, 7_000, true),
+            250,
+            "below the reserve: the short search"
+        );
     }
 
     #[test]
@@ -566,12 +580,13 @@ mod tests {
         assert!(player.counters_allowed(&v));
         v.time_left_ms = RESERVE_MS as i64 - 1;
         assert!(!player.counters_allowed(&v));
-        let short = player.budget(&v, SHORT_MS, false);
+        let short = player.budget(&v, REPLAN.1, true);
+        assert_eq!(short, Duration::from_millis(SHORT_MS));
         player.late_game = true;
         assert!(player.counters_allowed(&v));
-        let late = player.budget(&v, SHORT_MS, false);
+        let late = player.budget(&v, REPLAN.1, true);
         assert_eq!(late, Duration::from_millis((RESERVE_MS - 1) / LATE_SHARE));
-        assert!(late > short * 5, "{late:?} against {short:?}");
+        assert!(late > short * 3, "{late:?} against {short:?}");
         v.time_left_ms = RESERVE_MS as i64;
         assert_eq!(
             player.budget(&v, REPLAN.1, true),
