@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 use ysai::cli::{self, BenchKind, Command};
-use ysai::params::{NeighbourMode, Params};
+use ysai::params::{NeighbourMode, Params, PlayerKind};
 use ysai::with_neighbours;
 
 fn main() -> ExitCode {
@@ -130,14 +130,21 @@ fn bench_chains(
 
 /// Says which of the user's flags the chosen player ignores, rather than ignoring them silently.
 fn note_flags_without_effect(given: &[String], params: &Params) {
-    let unused = ysai::play::flags_without_effect(params.player, given);
-    if !unused.is_empty() {
-        eprintln!(
-            "ysai: note: the {} player does not use {}; they configure the search",
-            format!("{:?}", params.player).to_lowercase(),
-            unused.join(" ")
-        );
+    let unused = ysai::play::flags_without_effect(params, given);
+    if unused.is_empty() {
+        return;
     }
+    let mut player = format!("{:?}", params.player).to_lowercase();
+    if params.player == PlayerKind::Full {
+        let planner = format!("{:?}", params.planner).to_lowercase();
+        player = format!("{player} player with --planner {planner}");
+    } else {
+        player.push_str(" player");
+    }
+    eprintln!(
+        "ysai: note: the {player} does not use {}; they configure other players or planners",
+        unused.join(" ")
+    );
 }
 
 /// Sizes the global rayon pool (0 = one worker per core).

@@ -1,6 +1,6 @@
 //! Playing the game protocol: read each block, let the chosen player decide, answer.
 
-use crate::params::{Params, PlayerKind};
+use crate::params::{Params, Planner, PlayerKind};
 use crate::player::{BeamPlayer, FullPlayer, Greedy, Player, RandomPlayer, RushPlayer, TurnView};
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
 use crate::sim::{
@@ -31,7 +31,57 @@ pub fn build() -> String {
 const PLAYER_FLAGS: &[&str] = &["threads", "ut", "ai", "neighbours", "seed", "g", "t"];
 
 /// The flags the rush player obeys besides those of every player.
-const RUSH_FLAGS: &[&str] = &["turn-ms", "tm"];
+const RUSH_FLAGS: &[&str] = &[
+    "turn-ms",
+    "tm",
+    "refine",
+    "spend",
+    "late-game",
+    "no-late-game",
+];
+
+/// The rush player's own settings, which the full AI reads only with `--planner rush`.
+const RUSH_PLANNER_FLAGS: &[&str] = &["refine", "spend", "late-game", "no-late-game"];
+
+/// What only ysai's own planner reads besides [`BEAM_FLAGS`]: its plans, fire rule and
+/// skill mode, its counter, safety and skill beams. With `--planner rush` none of it runs.
+const YSAI_PLANNER_FLAGS: &[&str] = &[
+    "fire",
+    "ncfc",
+    "first-plan",
+    "widen",
+    "btl",
+    "bihmax",
+    "bihmin",
+    "bihd",
+    "nc",
+    "no-nc",
+    "skill-mode-final",
+    "replan",
+    "nbminc",
+    "nbihd",
+    "counter-search",
+    "ebw",
+    "ebcw",
+    "ebd",
+    "ebt",
+    "nebw",
+    "nebcw",
+    "nebt",
+    "dbw",
+    "dbcw",
+    "dbd",
+    "dbt",
+    "sbw",
+    "sbcw",
+    "sbd",
+    "sbt",
+    "bhm",
+    "nbhm",
+    "nubhm",
+    "nfb",
+    "brtl",
+];
 
 /// The first-beam and per-turn-beam flags, which the beam player obeys too.
 const BEAM_FLAGS: &[&str] = &[
@@ -56,13 +106,26 @@ const BEAM_FLAGS: &[&str] = &[
     "turn-ms",
 ];
 
-/// The flags in `given` that the `kind` player does not use, spelled as the user would.
-pub fn flags_without_effect(kind: PlayerKind, given: &[String]) -> Vec<String> {
+/// Whether the full AI with `planner` reads `flag`.
+fn full_ai_uses(planner: Planner, flag: &str) -> bool {
+    let ysai_only =
+        flag != "turn-ms" && (BEAM_FLAGS.contains(&flag) || YSAI_PLANNER_FLAGS.contains(&flag));
+    match planner {
+        Planner::Ysai => !RUSH_PLANNER_FLAGS.contains(&flag),
+        Planner::Rush => !ysai_only,
+    }
+}
+
+/// The flags in `given` that the player of `params` does not use, spelled as the user would.
+pub fn flags_without_effect(params: &Params, given: &[String]) -> Vec<String> {
     let used = |flag: &str| {
         PLAYER_FLAGS.contains(&flag)
-            || kind == PlayerKind::Full
-            || (kind == PlayerKind::Beam && BEAM_FLAGS.contains(&flag))
-            || (kind == PlayerKind::Rush && RUSH_FLAGS.contains(&flag))
+            || match params.player {
+                PlayerKind::Full => full_ai_uses(params.planner, flag),
+                PlayerKind::Beam => BEAM_FLAGS.contains(&flag),
+                PlayerKind::Rush => RUSH_FLAGS.contains(&flag),
+                PlayerKind::Greedy | PlayerKind::Random => false,
+            }
     };
     given
         .iter()
@@ -238,16 +301,46 @@ fn answer(
 mod tests {
     use super::*;
 
+    fn flags(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn unused(player: PlayerKind, planner: Planner, given: &[&str]) -> Vec<String> {
+        let params = Params {
+            player,
+            planner,
+            ..Params::default()
+        };
+        flags_without_effect(&params, &flags(given))
+    }
+
     #[test]
     fn search_flags_are_reported_and_player_flags_are_not() {
-        let given: Vec<String> = ["bw", "threads", "bcm-", "t", "m"]
-            .map(String::from)
-            .to_vec();
-        assert_eq!(
-            flags_without_effect(PlayerKind::Greedy, &given),
-            ["-bw", "-bcm-", "-m"]
-        );
-        assert_eq!(flags_without_effect(PlayerKind::Beam, &given), ["-m"]);
-        assert!(flags_without_effect(PlayerKind::Random, &[]).is_empty());
+        let given = ["bw", "threads", "bcm-", "t", "m"];
+        let unused = |player| unused(player, Planner::Ysai, &given);
+        assert_eq!(unused(PlayerKind::Greedy), ["-bw", "-bcm-", "-m"]);
+        assert_eq!(unused(PlayerKind::Beam), ["-m"]);
+        assert!(unused(PlayerKind::Full).is_empty());
+        assert!(flags_without_effect(&Params::default(), &[]).is_empty());
+    }
+
+    #[test]
+    fn each_planner_of_the_full_ai_reports_the_others_flags() {
+        let given = [
+            "bw",
+            "bcw",
+            "fire",
+            "dbw",
+            "turn-ms",
+            "d",
+            "hl",
+            "late-game",
+            "refine",
+        ];
+        let full = |planner| unused(PlayerKind::Full, planner, &given);
+        assert_eq!(full(Planner::Rush), ["-bw", "-bcw", "-fire", "-dbw"]);
+        assert_eq!(full(Planner::Ysai), ["-late-game", "-refine"]);
+        let rush = unused(PlayerKind::Rush, Planner::Ysai, &given);
+        assert_eq!(rush, ["-bw", "-bcw", "-fire", "-dbw", "-d", "-hl"]);
     }
 }

@@ -183,7 +183,7 @@ fn plays_a_recorded_game() {
     // The search flags are accepted and reported as unused by the baseline player.
     assert_eq!(
         run.stderr_lines(),
-        ["ysai: note: the greedy player does not use -bw -bcw; they configure the search"]
+        ["ysai: note: the greedy player does not use -bw -bcw; they configure other players or planners"]
     );
     let quiet = run_file(&["--ai", "greedy"], GAME_21);
     assert_eq!(quiet.stdout, run.stdout);
