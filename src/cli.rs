@@ -263,6 +263,7 @@ const NEW_FLAGS: &[&str] = &[
     "replan",
     "counter-search",
     "planner",
+    "guard-ms",
     "refine",
     "spend",
     "late-game",
@@ -812,6 +813,8 @@ mod tests {
         let late = params("--late-game");
         assert!(late.rush_late_game && !Params::default().rush_late_game);
         assert_eq!(p.planner, crate::params::Planner::Rush);
+        assert_eq!(params("--guard-ms 500").guard_ms, 500);
+        assert_eq!(Params::default().guard_ms, 2_000);
         assert!(run("--planner champion").is_err());
         assert!(run("--first-plan chokudai").is_err());
         assert!(run("--replan chokudai").is_err());

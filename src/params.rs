@@ -338,6 +338,13 @@ pub struct Params {
     #[arg(help_heading = heading::TURN_BEAMS,
           help = "Move proposals: ysai (plans, fire rule, replans above), rush (the rush player's move, kept unless the search finds it loses or its best wins by force)")]
     pub planner: Planner,
+    /// `--guard-ms MS`: with `--planner rush`, what the full search weighing the rush player's
+    /// move may take at the qualifier's clock (scaled like every budget); 0 = no search, the
+    /// move stands if it survives.
+    #[arg(long = "guard-ms", value_name = "MS", default_value_t = D.guard_ms)]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "With --planner rush: the full search's time for weighing its move (scaled); 0 = no search")]
+    pub guard_ms: u64,
     /// `--refine`: the rush player (`--ai rush`, `--planner rush`) spends the turns that only
     /// follow its plan searching again from the real position, and takes a better plan.
     #[arg(long = "refine", default_value_t = D.rush_refine)]
@@ -663,6 +670,7 @@ impl Params {
         next_beam_target_max: 10,
         replanner: Replanner::Beam,
         planner: Planner::Ysai,
+        guard_ms: 2_000,
         rush_refine: false,
         rush_spend: false,
         rush_late_game: false,

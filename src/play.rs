@@ -41,7 +41,7 @@ const RUSH_FLAGS: &[&str] = &[
 ];
 
 /// The rush player's own settings, which the full AI reads only with `--planner rush`.
-const RUSH_PLANNER_FLAGS: &[&str] = &["refine", "spend", "late-game", "no-late-game"];
+const RUSH_PLANNER_FLAGS: &[&str] = &["refine", "spend", "late-game", "no-late-game", "guard-ms"];
 
 /// What only ysai's own planner reads besides [`BEAM_FLAGS`]: its plans, fire rule and
 /// skill mode, its counter, safety and skill beams. With `--planner rush` none of it runs.

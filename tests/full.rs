@@ -372,3 +372,35 @@ fn a_guide_move_stands_when_its_turn_has_no_time_left() {
     assert_eq!((d.action, d.reason), (action, Reason::Guide));
     assert!(d.depths.0 <= 1 && d.depths.1 <= 1, "{:?}", d.depths);
 }
+
+#[test]
+fn with_no_guard_time_a_surviving_guide_move_stands_unsearched() {
+    let s = snapshot("must_not_die");
+    let unguarded = Params {
+        guard_ms: 0,
+        ..reproducible()
+    };
+    let guided = |action| {
+        Decider::<Shift>::new(&unguarded).decide_guided(
+            &position(&s),
+            Some(Guide {
+                action,
+                started: Instant::now(),
+            }),
+        )
+    };
+    let living =
+        s.me.legal_actions()
+            .find(|&a| survives(&s, a))
+            .expect("some move survives");
+    let kept = guided(living);
+    assert_eq!((kept.action, kept.reason), (living, Reason::Guide));
+    assert_eq!((kept.depths, kept.nodes), ((0, 0), (0, 0)), "no search ran");
+    let dying =
+        s.me.legal_actions()
+            .find(|&a| !survives(&s, a))
+            .expect("some move dies");
+    let replaced = guided(dying);
+    assert_eq!(replaced.reason, Reason::Survival);
+    assert!(survives(&s, replaced.action), "{}", replaced.action);
+}

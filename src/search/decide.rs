@@ -32,9 +32,6 @@ const TRUSTED_PLAN_TURNS: usize = 8;
 const BEAM_RESERVE_MS: u64 = 30_000;
 /// The original's per-turn limit, which its time thresholds assume.
 const QUALIFIER_TURN_MS: u64 = 20_000;
-/// What the full search may take when it only weighs a guide's move (`--planner rush`), at
-/// the qualifier's clock: the guide's own searches need the rest of the game's time.
-const GUIDED_SEARCH_MS: u64 = 2_000;
 /// "Not reachable" in the earliest-chain tables of the skill decision.
 const NEVER: usize = 1000;
 /// The counter analysis runs only when my best chain now is at least this long.
@@ -355,7 +352,7 @@ impl<N: Neighbourhood> Decider<N> {
         // that is scaled twice, which keeps long games inside the clock. A guide's thinking
         // brings the turn's end nearer.
         let (turn_start, flag_ms) = match guide {
-            Some(g) => (g.started, GUIDED_SEARCH_MS),
+            Some(g) => (g.started, self.params.guard_ms),
             None => (start, self.params.turn_limit_ms),
         };
         let deadline = clock
@@ -371,6 +368,9 @@ impl<N: Neighbourhood> Decider<N> {
             }
             decision
         };
+        if guide.is_some() && flag_ms == 0 {
+            return self.finish(unsearched(decision), start, had_plan);
+        }
         let Some(table) = self.enemy_search(pos, enemy_depth, deadline) else {
             return self.finish(unsearched(decision), start, had_plan);
         };
