@@ -404,3 +404,31 @@ fn with_no_guard_time_a_surviving_guide_move_stands_unsearched() {
     assert_eq!(replaced.reason, Reason::Survival);
     assert!(survives(&s, replaced.action), "{}", replaced.action);
 }
+
+#[test]
+fn a_guide_move_stands_unsearched_in_a_games_last_seconds() {
+    let s = snapshot("must_not_die");
+    let living =
+        s.me.legal_actions()
+            .find(|&a| survives(&s, a))
+            .expect("some move survives");
+    let guided = |time_left_ms| {
+        let pos = Position {
+            time_left_ms,
+            ..position(&s)
+        };
+        Decider::<Shift>::new(&reproducible()).decide_guided(
+            &pos,
+            Some(Guide {
+                action: living,
+                started: Instant::now(),
+            }),
+        )
+    };
+    // 2 s at the qualifier's clock scaled to 4 s left is 44 ms: too little to search.
+    let late = guided(4_000);
+    assert_eq!((late.action, late.reason), (living, Reason::Guide));
+    assert_eq!(late.nodes, (0, 0), "no search ran");
+    let earlier = guided(60_000);
+    assert!(earlier.nodes.0 > 0, "with 60 s left the search runs");
+}

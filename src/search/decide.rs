@@ -32,6 +32,10 @@ const TRUSTED_PLAN_TURNS: usize = 8;
 const BEAM_RESERVE_MS: u64 = 30_000;
 /// The original's per-turn limit, which its time thresholds assume.
 const QUALIFIER_TURN_MS: u64 = 20_000;
+/// A guided search given less than this stands the guide's move if it survives: it could not
+/// finish the plies that would overrule it, and its fixed cost (about 10 ms a turn on one
+/// thread) would run a long game's last seconds out where the guide alone answers at once.
+const MIN_GUARD: Duration = Duration::from_millis(50);
 /// "Not reachable" in the earliest-chain tables of the skill decision.
 const NEVER: usize = 1000;
 /// The counter analysis runs only when my best chain now is at least this long.
@@ -368,7 +372,7 @@ impl<N: Neighbourhood> Decider<N> {
             }
             decision
         };
-        if guide.is_some() && flag_ms == 0 {
+        if guide.is_some() && clock.budget(flag_ms) < MIN_GUARD {
             return self.finish(unsearched(decision), start, had_plan);
         }
         let Some(table) = self.enemy_search(pos, enemy_depth, deadline) else {
