@@ -8,7 +8,9 @@ use std::time::Instant;
 
 use ysai::params::{CounterSearch, FirstPlanner, Params, Replanner};
 use ysai::search::chokudai::{self, ChokudaiConfig, Fire};
-use ysai::search::decide::{first_max_chain, plan_chain, Decider, Guide, Position, Reason};
+use ysai::search::decide::{
+    first_max_chain, plan_chain, Decider, Decision, Guide, Position, Reason,
+};
 use ysai::search::plan::{replay, Plan};
 use ysai::sim::{Action, Field, PlayerState, PreparedPack, Shift};
 use ysai_tables::chain_ojama;
@@ -324,10 +326,21 @@ fn the_anytime_counter_search_decides_the_counter_verdict() {
     assert!(asked >= 1, "no snapshot asked for the enemy's answer");
 }
 
+/// The decision with `action` as the guide's move, the guide having started at `started`.
+fn guided(params: &Params, pos: &Position<'_>, action: Action, started: Instant) -> Decision {
+    Decider::<Shift>::new(params).decide_guided(pos, Some(Guide { action, started }))
+}
+
 fn decide_guided(s: &Snapshot, action: Action, started: Instant) -> (Action, Reason) {
-    let d = Decider::<Shift>::new(&reproducible())
-        .decide_guided(&position(s), Some(Guide { action, started }));
+    let d = guided(&reproducible(), &position(s), action, started);
     (d.action, d.reason)
+}
+
+/// The first legal move of `s` that survives (`true`) or dies (`false`).
+fn move_that_survives(s: &Snapshot, survive: bool) -> Action {
+    s.me.legal_actions()
+        .find(|&a| survives(s, a) == survive)
+        .expect("such a move")
 }
 
 #[test]
@@ -345,10 +358,7 @@ fn a_guide_move_is_kept_when_the_search_finds_nothing_clearly_better() {
 #[test]
 fn a_guide_move_that_dies_is_replaced_by_one_that_survives() {
     let s = snapshot("must_not_die");
-    let dying =
-        s.me.legal_actions()
-            .find(|&a| !survives(&s, a))
-            .expect("some move dies");
+    let dying = move_that_survives(&s, false);
     let (action, reason) = decide_guided(&s, dying, Instant::now());
     assert_ne!(reason, Reason::Guide);
     assert!(survives(&s, action), "{action} ({reason:?})");
@@ -357,18 +367,9 @@ fn a_guide_move_that_dies_is_replaced_by_one_that_survives() {
 #[test]
 fn a_guide_move_stands_when_its_turn_has_no_time_left() {
     let s = snapshot("segfault");
-    let action =
-        s.me.legal_actions()
-            .find(|&a| survives(&s, a))
-            .expect("some move survives");
+    let action = move_that_survives(&s, true);
     let long_ago = Instant::now() - std::time::Duration::from_secs(60);
-    let d = Decider::<Shift>::new(&Params::default()).decide_guided(
-        &position(&s),
-        Some(Guide {
-            action,
-            started: long_ago,
-        }),
-    );
+    let d = guided(&Params::default(), &position(&s), action, long_ago);
     assert_eq!((d.action, d.reason), (action, Reason::Guide));
     assert!(d.depths.0 <= 1 && d.depths.1 <= 1, "{:?}", d.depths);
 }
@@ -380,27 +381,12 @@ fn with_no_guard_time_a_surviving_guide_move_stands_unsearched() {
         guard_ms: 0,
         ..reproducible()
     };
-    let guided = |action| {
-        Decider::<Shift>::new(&unguarded).decide_guided(
-            &position(&s),
-            Some(Guide {
-                action,
-                started: Instant::now(),
-            }),
-        )
-    };
-    let living =
-        s.me.legal_actions()
-            .find(|&a| survives(&s, a))
-            .expect("some move survives");
-    let kept = guided(living);
+    let decide = |action| guided(&unguarded, &position(&s), action, Instant::now());
+    let living = move_that_survives(&s, true);
+    let kept = decide(living);
     assert_eq!((kept.action, kept.reason), (living, Reason::Guide));
     assert_eq!((kept.depths, kept.nodes), ((0, 0), (0, 0)), "no search ran");
-    let dying =
-        s.me.legal_actions()
-            .find(|&a| !survives(&s, a))
-            .expect("some move dies");
-    let replaced = guided(dying);
+    let replaced = decide(move_that_survives(&s, false));
     assert_eq!(replaced.reason, Reason::Survival);
     assert!(survives(&s, replaced.action), "{}", replaced.action);
 }
@@ -408,27 +394,18 @@ fn with_no_guard_time_a_surviving_guide_move_stands_unsearched() {
 #[test]
 fn a_guide_move_stands_unsearched_in_a_games_last_seconds() {
     let s = snapshot("must_not_die");
-    let living =
-        s.me.legal_actions()
-            .find(|&a| survives(&s, a))
-            .expect("some move survives");
-    let guided = |time_left_ms| {
+    let living = move_that_survives(&s, true);
+    let with_left = |time_left_ms| {
         let pos = Position {
             time_left_ms,
             ..position(&s)
         };
-        Decider::<Shift>::new(&reproducible()).decide_guided(
-            &pos,
-            Some(Guide {
-                action: living,
-                started: Instant::now(),
-            }),
-        )
+        guided(&reproducible(), &pos, living, Instant::now())
     };
     // 2 s at the qualifier's clock scaled to 4 s left is 44 ms: too little to search.
-    let late = guided(4_000);
+    let late = with_left(4_000);
     assert_eq!((late.action, late.reason), (living, Reason::Guide));
     assert_eq!(late.nodes, (0, 0), "no search ran");
-    let earlier = guided(60_000);
+    let earlier = with_left(60_000);
     assert!(earlier.nodes.0 > 0, "with 60 s left the search runs");
 }
