@@ -134,13 +134,12 @@ fn note_flags_without_effect(given: &[String], params: &Params) {
     if unused.is_empty() {
         return;
     }
-    let mut player = format!("{:?}", params.player).to_lowercase();
-    if params.player == PlayerKind::Full {
-        let planner = format!("{:?}", params.planner).to_lowercase();
-        player = format!("{player} player with --planner {planner}");
-    } else {
-        player.push_str(" player");
+    let kind = format!("{:?}", params.player).to_lowercase();
+    let player = match params.player {
+        PlayerKind::Full => format!("{kind} player with --planner {:?}", params.planner),
+        _ => format!("{kind} player"),
     }
+    .to_lowercase();
     eprintln!(
         "ysai: note: the {player} does not use {}; they configure other players or planners",
         unused.join(" ")

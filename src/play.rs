@@ -30,18 +30,14 @@ pub fn build() -> String {
 /// Flags that every player obeys.
 const PLAYER_FLAGS: &[&str] = &["threads", "ut", "ai", "neighbours", "seed", "g", "t"];
 
-/// The flags the rush player obeys besides those of every player.
-const RUSH_FLAGS: &[&str] = &[
-    "turn-ms",
-    "tm",
-    "refine",
-    "spend",
-    "late-game",
-    "no-late-game",
-];
+/// The flags the rush player obeys besides those of every player and its own settings.
+const RUSH_FLAGS: &[&str] = &["turn-ms", "tm"];
 
 /// The rush player's own settings, which the full AI reads only with `--planner rush`.
-const RUSH_PLANNER_FLAGS: &[&str] = &["refine", "spend", "late-game", "no-late-game", "guard-ms"];
+const RUSH_SETTINGS: &[&str] = &["refine", "spend", "late-game"];
+
+/// What the full AI reads only with `--planner rush` besides [`RUSH_SETTINGS`].
+const GUARD_FLAGS: &[&str] = &["guard-ms"];
 
 /// What only ysai's own planner reads besides [`BEAM_FLAGS`]: its plans, fire rule and
 /// skill mode, its counter, safety and skill beams. With `--planner rush` none of it runs.
@@ -111,7 +107,7 @@ fn full_ai_uses(planner: Planner, flag: &str) -> bool {
     let ysai_only =
         flag != "turn-ms" && (BEAM_FLAGS.contains(&flag) || YSAI_PLANNER_FLAGS.contains(&flag));
     match planner {
-        Planner::Ysai => !RUSH_PLANNER_FLAGS.contains(&flag),
+        Planner::Ysai => !(RUSH_SETTINGS.contains(&flag) || GUARD_FLAGS.contains(&flag)),
         Planner::Rush => !ysai_only,
     }
 }
@@ -123,7 +119,7 @@ pub fn flags_without_effect(params: &Params, given: &[String]) -> Vec<String> {
             || match params.player {
                 PlayerKind::Full => full_ai_uses(params.planner, flag),
                 PlayerKind::Beam => BEAM_FLAGS.contains(&flag),
-                PlayerKind::Rush => RUSH_FLAGS.contains(&flag),
+                PlayerKind::Rush => RUSH_FLAGS.contains(&flag) || RUSH_SETTINGS.contains(&flag),
                 PlayerKind::Greedy | PlayerKind::Random => false,
             }
     };

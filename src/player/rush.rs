@@ -15,7 +15,7 @@ use crate::params::Params;
 use crate::search::chokudai::{search, ChokudaiConfig, Fire};
 use crate::search::plan::replay;
 use crate::search::potential::erase_potential;
-use crate::search::timeman::Clock;
+use crate::search::timeman::{at_turn_limit, Clock};
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
 
 /// Search budgets and horizons, set for the qualifier's 180 s + 20 s clock and scaled to the
@@ -40,8 +40,6 @@ const RESERVE_MS: u64 = 30_000;
 const SHORT_MS: u64 = 1_000;
 /// `--late-game`: below the reserve a search takes this share of the time left instead.
 const LATE_SHARE: u64 = 8;
-/// The original's per-turn limit, which the reserve assumes.
-const QUALIFIER_TURN_MS: u64 = 20_000;
 /// Turns up to this one plan with the opening horizon.
 const OPENING_TURNS: usize = 10;
 /// What a normal plan aims at: the ojama of a 13-chain.
@@ -121,14 +119,9 @@ impl<N: Neighbourhood> RushPlayer<N> {
         }
     }
 
-    /// `ms` at the qualifier's turn limit, scaled to this game's.
-    fn to_turn_limit(&self, ms: u64) -> u64 {
-        ms * self.turn_limit_ms / QUALIFIER_TURN_MS
-    }
-
     /// The time kept back from counter rules and full-length plans, scaled to the turn limit.
     fn reserve_ms(&self) -> u64 {
-        self.to_turn_limit(RESERVE_MS)
+        at_turn_limit(RESERVE_MS, self.turn_limit_ms)
     }
 
     /// Enough time left for the counter rules and full-length plans.
@@ -157,7 +150,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
             let ms = if self.late_game {
                 view.time_left_ms.max(0) as u64 / LATE_SHARE
             } else {
-                self.to_turn_limit(SHORT_MS)
+                at_turn_limit(SHORT_MS, self.turn_limit_ms)
             };
             return Duration::from_millis(ms).min(clock.ceiling());
         }

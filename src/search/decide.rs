@@ -19,7 +19,7 @@ use super::eval::{
 };
 use super::full::{EnemyModel, FullSearch, RootValues, LOST};
 use super::plan::Plan;
-use super::timeman::{depth_caps, Clock};
+use super::timeman::{at_turn_limit, depth_caps, Clock, QUALIFIER_TURN_MS};
 use super::tt::TranspositionTable;
 use crate::params::{CounterSearch, FirstPlanner, Params, Replanner};
 use crate::sim::game::OJAMA_ROW;
@@ -30,8 +30,6 @@ const TRUSTED_PLAN_TURNS: usize = 8;
 /// Below this much time left (at the qualifier's 20 s per turn; scaled to the turn limit)
 /// no beam of any kind runs.
 const BEAM_RESERVE_MS: u64 = 30_000;
-/// The original's per-turn limit, which its time thresholds assume.
-const QUALIFIER_TURN_MS: u64 = 20_000;
 /// A guided search given less than this stands the guide's move if it survives: it could not
 /// finish the plies that would overrule it, and its fixed cost (about 10 ms a turn on one
 /// thread) would run a long game's last seconds out where the guide alone answers at once.
@@ -273,7 +271,7 @@ impl<N: Neighbourhood> Decider<N> {
 
     /// Whether the clock allows beams: the original's 30 s reserve, scaled to the turn limit.
     fn beams_allowed(&self, pos: &Position<'_>) -> bool {
-        let reserve = BEAM_RESERVE_MS * self.params.turn_limit_ms / QUALIFIER_TURN_MS;
+        let reserve = at_turn_limit(BEAM_RESERVE_MS, self.params.turn_limit_ms);
         pos.time_left_ms >= reserve as i64
     }
 

@@ -12,11 +12,19 @@ use std::time::{Duration, Instant};
 
 /// The game clock the original's time flags were set for.
 pub const GAME_TIME_MS: u64 = 180_000;
+/// The per-turn limit the original's (and the champion's) time thresholds assume.
+pub const QUALIFIER_TURN_MS: u64 = 20_000;
 /// Kept back from every limit: process start-up, input parsing, output and scheduling.
 pub const SAFETY_MARGIN_MS: u64 = 300;
 /// And this share of the limit, because a busy machine delays a thread in proportion to how
 /// long it runs (one tenth: 2.3 s of a 20 s turn, 0.5 s of a 2 s one).
 pub const SAFETY_SHARE: u64 = 10;
+
+/// `ms`, set for the qualifier's 20 s turns, scaled to a turn limit of `turn_limit_ms`: the
+/// thresholds on the time left (the 30 s reserves) and the champion's fixed second.
+pub fn at_turn_limit(ms: u64, turn_limit_ms: u64) -> u64 {
+    ms * turn_limit_ms / QUALIFIER_TURN_MS
+}
 
 /// The clock as this turn's input shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,7 +40,7 @@ impl Clock {
     pub fn qualifier(game_left_ms: i64) -> Self {
         Clock {
             game_left_ms,
-            turn_limit_ms: 20_000,
+            turn_limit_ms: QUALIFIER_TURN_MS,
         }
     }
 
