@@ -198,6 +198,7 @@ where
     if cli.params.style == Style::Original {
         cli.params.original_style(&given);
     }
+    cli.params.champion_rules(&given);
     cli.given = given;
     if let Some(trailing) = cli.command.as_ref().and_then(Command::trailing_flags) {
         let flags = known_flags();
@@ -267,6 +268,7 @@ const NEW_FLAGS: &[&str] = &[
     "refine",
     "spend",
     "late-game",
+    "no-late-game",
     "style",
     "nbtmax",
     "turn-ms",
@@ -362,6 +364,7 @@ impl RawCli {
         params.ai2_minimax &= !params.no_ai2;
         params.ai3_min_over_drops &= !params.no_ai3;
         params.next_chain &= !params.no_nc;
+        params.rush_late_game &= !params.no_late_game;
         match self.ai {
             AiChoice::Player(kind) => params.player = kind,
             AiChoice::Type(n) => params.ai_type = n,
@@ -810,11 +813,22 @@ mod tests {
         assert_eq!(p.counter_search, crate::params::CounterSearch::Anytime);
         assert!(p.rush_refine && !Params::default().rush_refine);
         assert!(params("--spend").rush_spend && !Params::default().rush_spend);
-        let late = params("--late-game");
-        assert!(late.rush_late_game && !Params::default().rush_late_game);
         assert_eq!(p.planner, crate::params::Planner::Rush);
         assert_eq!(params("--guard-ms 500").guard_ms, 500);
         assert_eq!(Params::default().guard_ms, 2_000);
+        assert!(!params("--planner ysai --no-late-game").rush_late_game);
+    }
+
+    #[test]
+    fn the_full_ai_plans_with_the_rush_player_and_the_sparring_partner_keeps_its_rules() {
+        let full = params("");
+        assert_eq!(full.planner, crate::params::Planner::Rush);
+        assert!(full.rush_late_game);
+        assert!(!params("--no-late-game").rush_late_game);
+        assert!(!params("--ai rush").rush_late_game, "the champion's rules");
+        assert!(params("--ai rush --late-game").rush_late_game);
+        assert!(params("--late-game --ai rush").rush_late_game);
+        assert!(!params("--ai rush --late-game --no-late-game").rush_late_game);
         assert!(run("--planner champion").is_err());
         assert!(run("--first-plan chokudai").is_err());
         assert!(run("--replan chokudai").is_err());

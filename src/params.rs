@@ -362,8 +362,12 @@ pub struct Params {
     /// checks the opponent's answer before firing.
     #[arg(long = "late-game", default_value_t = D.rush_late_game)]
     #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Rush player: below the reserve, searches take 1/8 of the time left and the counter rules stay on")]
+          help = "Rush player: below the reserve, searches take 1/8 of the time left and the counter rules stay on (default as the full AI's planner; --ai rush plays without it unless given)")]
     pub rush_late_game: bool,
+    /// `--no-late-game`: the full AI's rush planner keeps the champion's late-game rules.
+    #[arg(long = "no-late-game")]
+    #[arg(help_heading = heading::TURN_BEAMS, help = "Turn --late-game (on by default) off")]
+    pub no_late_game: bool,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
     #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
     #[arg(help_heading = heading::TURN_BEAMS,
@@ -669,11 +673,12 @@ impl Params {
         next_beam_time_ms: 1350,
         next_beam_target_max: 10,
         replanner: Replanner::Beam,
-        planner: Planner::Ysai,
+        planner: Planner::Rush,
         guard_ms: 2_000,
         rush_refine: false,
         rush_spend: false,
-        rush_late_game: false,
+        rush_late_game: true,
+        no_late_game: false,
         counter_search: CounterSearch::Beam,
         next_beam_min_chain: 9,
         next_beam_ignore_eval_diff: 10,
@@ -736,6 +741,14 @@ impl Params {
 }
 
 impl Params {
+    /// `--ai rush` is the sparring partner: it plays the champion's rules (no `--late-game`)
+    /// unless `given` (the flags on the command line) asks for more.
+    pub fn champion_rules(&mut self, given: &[String]) {
+        if self.player == PlayerKind::Rush && !given.iter().any(|g| g == "late-game") {
+            self.rush_late_game = false;
+        }
+    }
+
     /// `--style original`: every play setting this program added or retuned goes back to the
     /// original's value, except those whose flag (a long name) is in `given`.
     pub fn original_style(&mut self, given: &[String]) {

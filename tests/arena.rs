@@ -962,18 +962,18 @@ fn the_beam_player_beats_greedy_at_a_short_time_control_without_losing_on_time()
 }
 
 #[test]
-fn the_full_ai_beats_greedy_at_a_short_time_control_without_losing_on_time() {
+fn the_ysai_planner_beats_greedy_at_a_short_time_control_without_losing_on_time() {
     let dir = TempDir::new().unwrap();
-    let full = "self -bw 1500 -bcw 500 -bd 14 -bcm 10 -bcm2 14";
+    let full = "self --planner ysai -bw 1500 -bcw 500 -bd 14 -bcm 10 -bcm2 14";
     let line = one_game(dir.path(), full, "greedy", "30000+2000");
     assert_eq!(line["winner"], 0, "{line}");
     assert_eq!(line["reason"], "dead", "{line}");
 }
 
 #[test]
-fn the_rush_planner_beats_greedy_at_a_short_time_control_without_losing_on_time() {
+fn the_default_ai_beats_greedy_at_a_short_time_control_without_losing_on_time() {
     let dir = TempDir::new().unwrap();
-    let line = one_game(dir.path(), "self --planner rush", "greedy", "30000+2000");
+    let line = one_game(dir.path(), "self", "greedy", "30000+2000");
     assert_eq!(line["winner"], 0, "{line}");
     assert_eq!(line["reason"], "dead", "{line}");
 }

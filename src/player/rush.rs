@@ -532,6 +532,7 @@ mod tests {
     fn spending_gives_plan_searches_a_share_of_the_time_above_the_reserve() {
         let params = Params {
             turn_limit_ms: 5_000,
+            rush_late_game: false,
             ..Params::default()
         };
         let me = PlayerState::default();
@@ -568,7 +569,11 @@ mod tests {
         let me = PlayerState::default();
         let packs = packs([[1, 2], [3, 4]], 2);
         let mut v = view(20, &packs, &me, &me);
-        let mut player = RushPlayer::<Shift>::new(&Params::default());
+        let champion = Params {
+            rush_late_game: false,
+            ..Params::default()
+        };
+        let mut player = RushPlayer::<Shift>::new(&champion);
         v.time_left_ms = RESERVE_MS as i64;
         assert!(player.counters_allowed(&v));
         v.time_left_ms = RESERVE_MS as i64 - 1;
