@@ -815,7 +815,7 @@ mod tests {
         assert!(params("--spend").rush_spend && !Params::default().rush_spend);
         assert_eq!(p.planner, crate::params::Planner::Rush);
         assert_eq!(params("--guard-ms 500").guard_ms, 500);
-        assert_eq!(Params::default().guard_ms, 2_000);
+        assert_eq!(Params::default().guard_ms, 0);
         assert!(!params("--planner ysai --no-late-game").rush_late_game);
     }
 

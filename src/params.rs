@@ -339,11 +339,11 @@ pub struct Params {
           help = "Move proposals: ysai (plans, fire rule, replans above), rush (the rush player's move, kept unless the search finds it loses or its best wins by force)")]
     pub planner: Planner,
     /// `--guard-ms MS`: with `--planner rush`, what the full search weighing the rush player's
-    /// move may take at the qualifier's clock (scaled like every budget); 0 = no search, the
-    /// move stands if it survives.
+    /// move may take at the qualifier's clock (scaled like every budget); 0 (the default, the
+    /// arena's best) = no search, the move stands if it survives.
     #[arg(long = "guard-ms", value_name = "MS", default_value_t = D.guard_ms)]
     #[arg(help_heading = heading::TURN_BEAMS,
-          help = "With --planner rush: the full search's time for weighing its move (scaled); 0 = no search")]
+          help = "With --planner rush: the full search's time for weighing its move (scaled); 0 (default) = none, a surviving move stands")]
     pub guard_ms: u64,
     /// `--refine`: the rush player (`--ai rush`, `--planner rush`) spends the turns that only
     /// follow its plan searching again from the real position, and takes a better plan.
@@ -674,7 +674,7 @@ impl Params {
         next_beam_target_max: 10,
         replanner: Replanner::Beam,
         planner: Planner::Rush,
-        guard_ms: 2_000,
+        guard_ms: 0,
         rush_refine: false,
         rush_spend: false,
         rush_late_game: true,

@@ -1,11 +1,12 @@
 //! Playing the game protocol: read each block, let the chosen player decide, answer.
 
-use crate::params::{Params, Planner, PlayerKind};
+use crate::params::{heading, Params, Planner, PlayerKind};
 use crate::player::{BeamPlayer, FullPlayer, Greedy, Player, RandomPlayer, RushPlayer, TurnView};
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
 use crate::sim::{
     Action, Field, FieldError, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME,
 };
+use clap::Args;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
@@ -102,14 +103,25 @@ const BEAM_FLAGS: &[&str] = &[
     "turn-ms",
 ];
 
-/// Whether the full AI with `planner` reads `flag`.
-fn full_ai_uses(planner: Planner, flag: &str) -> bool {
+/// Whether the full AI of `params` reads `flag`.
+fn full_ai_uses(params: &Params, flag: &str) -> bool {
     let ysai_only =
         flag != "turn-ms" && (BEAM_FLAGS.contains(&flag) || YSAI_PLANNER_FLAGS.contains(&flag));
-    match planner {
+    match params.planner {
         Planner::Ysai => !(RUSH_SETTINGS.contains(&flag) || GUARD_FLAGS.contains(&flag)),
-        Planner::Rush => !ysai_only,
+        Planner::Rush => !ysai_only && (params.guard_ms > 0 || !weighs_guide_moves(flag)),
     }
+}
+
+/// Whether `flag` configures only the full search and its evaluation (their headings in the
+/// help), which weigh the rush planner's moves only when `--guard-ms` gives them time.
+fn weighs_guide_moves(flag: &str) -> bool {
+    let command = Params::augment_args(clap::Command::new(NAME));
+    let heading = command
+        .get_arguments()
+        .find(|arg| arg.get_long() == Some(flag))
+        .and_then(|arg| arg.get_help_heading());
+    flag != "turn-ms" && matches!(heading, Some(heading::SEARCH | heading::EVALUATION))
 }
 
 /// The flags in `given` that the player of `params` does not use, spelled as the user would.
@@ -117,7 +129,7 @@ pub fn flags_without_effect(params: &Params, given: &[String]) -> Vec<String> {
     let used = |flag: &str| {
         PLAYER_FLAGS.contains(&flag)
             || match params.player {
-                PlayerKind::Full => full_ai_uses(params.planner, flag),
+                PlayerKind::Full => full_ai_uses(params, flag),
                 PlayerKind::Beam => BEAM_FLAGS.contains(&flag),
                 PlayerKind::Rush => RUSH_FLAGS.contains(&flag) || RUSH_SETTINGS.contains(&flag),
                 PlayerKind::Greedy | PlayerKind::Random => false,
@@ -334,8 +346,21 @@ mod tests {
             "refine",
         ];
         let full = |planner| unused(PlayerKind::Full, planner, &given);
-        assert_eq!(full(Planner::Rush), ["-bw", "-bcw", "-fire", "-dbw"]);
+        assert_eq!(
+            full(Planner::Rush),
+            ["-bw", "-bcw", "-fire", "-dbw", "-d", "-hl"]
+        );
         assert_eq!(full(Planner::Ysai), ["-late-game", "-refine"]);
+        let guarded = Params {
+            guard_ms: 2_000,
+            ..Params::default()
+        };
+        let weighed = flags_without_effect(&guarded, &flags(&given));
+        assert_eq!(
+            weighed,
+            ["-bw", "-bcw", "-fire", "-dbw"],
+            "the search weighs moves"
+        );
         let rush = unused(PlayerKind::Rush, Planner::Ysai, &given);
         assert_eq!(rush, ["-bw", "-bcw", "-fire", "-dbw", "-d", "-hl"]);
     }

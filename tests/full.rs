@@ -331,8 +331,16 @@ fn guided(params: &Params, pos: &Position<'_>, action: Action, started: Instant)
     Decider::<Shift>::new(params).decide_guided(pos, Some(Guide { action, started }))
 }
 
+/// `reproducible()` with the full search weighing a guide's move for 2 s at the qualifier's clock.
+fn guarded() -> Params {
+    Params {
+        guard_ms: 2_000,
+        ..reproducible()
+    }
+}
+
 fn decide_guided(s: &Snapshot, action: Action, started: Instant) -> (Action, Reason) {
-    let d = guided(&reproducible(), &position(s), action, started);
+    let d = guided(&guarded(), &position(s), action, started);
     (d.action, d.reason)
 }
 
@@ -369,19 +377,15 @@ fn a_guide_move_stands_when_its_turn_has_no_time_left() {
     let s = snapshot("segfault");
     let action = move_that_survives(&s, true);
     let long_ago = Instant::now() - std::time::Duration::from_secs(60);
-    let d = guided(&Params::default(), &position(&s), action, long_ago);
+    let d = guided(&guarded(), &position(&s), action, long_ago);
     assert_eq!((d.action, d.reason), (action, Reason::Guide));
     assert!(d.depths.0 <= 1 && d.depths.1 <= 1, "{:?}", d.depths);
 }
 
 #[test]
-fn with_no_guard_time_a_surviving_guide_move_stands_unsearched() {
+fn by_default_a_surviving_guide_move_stands_unsearched() {
     let s = snapshot("must_not_die");
-    let unguarded = Params {
-        guard_ms: 0,
-        ..reproducible()
-    };
-    let decide = |action| guided(&unguarded, &position(&s), action, Instant::now());
+    let decide = |action| guided(&reproducible(), &position(&s), action, Instant::now());
     let living = move_that_survives(&s, true);
     let kept = decide(living);
     assert_eq!((kept.action, kept.reason), (living, Reason::Guide));
@@ -400,7 +404,7 @@ fn a_guide_move_stands_unsearched_in_a_games_last_seconds() {
             time_left_ms,
             ..position(&s)
         };
-        guided(&reproducible(), &pos, living, Instant::now())
+        guided(&guarded(), &pos, living, Instant::now())
     };
     // 2 s at the qualifier's clock scaled to 4 s left is 44 ms: too little to search.
     let late = with_left(4_000);
