@@ -336,7 +336,7 @@ pub struct Params {
     #[arg(long = "planner", value_name = "ysai|rush", value_enum,
           hide_possible_values = true, default_value_t = D.planner)]
     #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Move proposals: ysai (plans, fire rule, replans above), rush (the rush player's move, kept unless the search finds it loses or its best wins by force)")]
+          help = "Move proposals: rush (the rush player's move, played if it survives, or weighed by the search with --guard-ms), ysai (plans, fire rule, replans above)")]
     pub planner: Planner,
     /// `--guard-ms MS`: with `--planner rush`, what the full search weighing the rush player's
     /// move may take at the qualifier's clock (scaled like every budget); 0 (the default, the
