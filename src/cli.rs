@@ -820,6 +820,17 @@ mod tests {
     }
 
     #[test]
+    fn the_full_search_runs_with_the_ysai_planner_or_a_guard_time() {
+        assert!(
+            !params("").full_search_runs(),
+            "the default plays the rush player's move"
+        );
+        assert!(params("--guard-ms 500").full_search_runs());
+        assert!(params("--planner ysai").full_search_runs());
+        assert!(params("--style original").full_search_runs());
+    }
+
+    #[test]
     fn the_full_ai_plans_with_the_rush_player_and_the_sparring_partner_keeps_its_rules() {
         let full = params("");
         assert_eq!(full.planner, crate::params::Planner::Rush);

@@ -136,6 +136,9 @@ fn note_flags_without_effect(given: &[String], params: &Params) {
     }
     let kind = format!("{:?}", params.player).to_lowercase();
     let player = match params.player {
+        PlayerKind::Full if !params.full_search_runs() => {
+            format!("{kind} player with --planner rush --guard-ms 0")
+        }
         PlayerKind::Full => format!("{kind} player with --planner {:?}", params.planner),
         _ => format!("{kind} player"),
     }

@@ -1,4 +1,6 @@
-//! Every tunable setting of the AI, with the original program's defaults.
+//! Every tunable setting of the AI, with the original program's defaults, except where an
+//! arena match chose better ones (the planner and its settings); `--style original` restores
+//! those ([`Params::original_style`]).
 //!
 //! Each field names the original flag and field (see `spec/ysai-reference.md` §7). Defaults are
 //! those of the final version; flags that only the qualifier version had use the qualifier's
@@ -98,8 +100,9 @@ pub enum Replanner {
 pub enum Planner {
     /// The original's: the first plan, the fire rule and the replans above.
     Ysai,
-    /// The rush player (its plans, counters and fire rule) proposes every move; the full search
-    /// keeps it unless the search finds that it loses, or that its own best move wins by force.
+    /// The rush player (its plans, counters and fire rule) proposes every move, played if it
+    /// survives; with `--guard-ms` the full search keeps it unless it finds that it loses, or
+    /// that its own best move wins by force.
     Rush,
 }
 
@@ -741,6 +744,12 @@ impl Params {
 }
 
 impl Params {
+    /// Whether the full AI runs its full search: always with ysai's planner, and with the rush
+    /// planner only when `--guard-ms` gives it time to weigh the rush player's moves.
+    pub fn full_search_runs(&self) -> bool {
+        self.planner == Planner::Ysai || self.guard_ms > 0
+    }
+
     /// `--ai rush` is the sparring partner: it plays the champion's rules (no `--late-game`)
     /// unless `given` (the flags on the command line) asks for more.
     pub fn champion_rules(&mut self, given: &[String]) {

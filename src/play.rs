@@ -109,19 +109,21 @@ fn full_ai_uses(params: &Params, flag: &str) -> bool {
         flag != "turn-ms" && (BEAM_FLAGS.contains(&flag) || YSAI_PLANNER_FLAGS.contains(&flag));
     match params.planner {
         Planner::Ysai => !(RUSH_SETTINGS.contains(&flag) || GUARD_FLAGS.contains(&flag)),
-        Planner::Rush => !ysai_only && (params.guard_ms > 0 || !weighs_guide_moves(flag)),
+        Planner::Rush => !ysai_only && (params.full_search_runs() || !weighs_guide_moves(flag)),
     }
 }
 
 /// Whether `flag` configures only the full search and its evaluation (their headings in the
-/// help), which weigh the rush planner's moves only when `--guard-ms` gives them time.
+/// help, and the skill mode it starts in), which weigh the rush planner's moves only when
+/// `--guard-ms` gives them time.
 fn weighs_guide_moves(flag: &str) -> bool {
     let command = Params::augment_args(clap::Command::new(NAME));
     let heading = command
         .get_arguments()
         .find(|arg| arg.get_long() == Some(flag))
         .and_then(|arg| arg.get_help_heading());
-    flag != "turn-ms" && matches!(heading, Some(heading::SEARCH | heading::EVALUATION))
+    flag == "fsm"
+        || flag != "turn-ms" && matches!(heading, Some(heading::SEARCH | heading::EVALUATION))
 }
 
 /// The flags in `given` that the player of `params` does not use, spelled as the user would.
@@ -342,14 +344,13 @@ mod tests {
             "turn-ms",
             "d",
             "hl",
+            "fsm",
             "late-game",
             "refine",
         ];
         let full = |planner| unused(PlayerKind::Full, planner, &given);
-        assert_eq!(
-            full(Planner::Rush),
-            ["-bw", "-bcw", "-fire", "-dbw", "-d", "-hl"]
-        );
+        let searchless = ["-bw", "-bcw", "-fire", "-dbw", "-d", "-hl", "-fsm"];
+        assert_eq!(full(Planner::Rush), searchless);
         assert_eq!(full(Planner::Ysai), ["-late-game", "-refine"]);
         let guarded = Params {
             guard_ms: 2_000,
@@ -362,6 +363,6 @@ mod tests {
             "the search weighs moves"
         );
         let rush = unused(PlayerKind::Rush, Planner::Ysai, &given);
-        assert_eq!(rush, ["-bw", "-bcw", "-fire", "-dbw", "-d", "-hl"]);
+        assert_eq!(rush, searchless);
     }
 }

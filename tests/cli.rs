@@ -280,8 +280,11 @@ fn game_and_turn_options_give_one_answer() {
     assert_legal(answers[0], turn);
 }
 
-/// The full AI at small widths and depths, its beams limited by nodes (reproducible, fast).
-const SMALL_FULL: [&str; 10] = [
+/// The full AI with ysai's planner at small widths and depths, its beams limited by nodes
+/// (reproducible, fast).
+const SMALL_FULL: [&str; 12] = [
+    "--planner",
+    "ysai",
     "-bw",
     "200",
     "-bcw",
@@ -765,10 +768,45 @@ fn tm_and_m_report_each_turn_on_stderr_without_changing_the_answer() {
 }
 
 #[test]
+fn tm_reports_the_rush_planners_line_then_the_move_it_kept_by_default() {
+    let (_, text) = first_game_of_54();
+    let run = run_input(&["--turn-ms", "1000", "-t", "9", "-tm"], text.as_str());
+    run.assert_no_panic();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let answer = run.answers()[0];
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stderr);
+    assert!(
+        lines.iter().all(|l| l.starts_with("Turn 9 timeleft ")),
+        "{}",
+        run.stderr
+    );
+    assert!(lines[0].contains(&format!(" {answer} ")), "{}", run.stderr);
+    let kept = format!(" d 0/0 n 0/0 Rush kept {answer} ");
+    assert!(
+        lines[1].contains(&kept),
+        "no search, the move kept: {}",
+        run.stderr
+    );
+}
+
+#[test]
 fn m_shows_the_first_beam_bucket_by_bucket() {
     let (_, text) = first_game_of_54();
     let run = run_input(
-        &["-m", "-bw", "200", "-bcw", "60", "-bd", "6", "-t", "0"],
+        &[
+            "--planner",
+            "ysai",
+            "-m",
+            "-bw",
+            "200",
+            "-bcw",
+            "60",
+            "-bd",
+            "6",
+            "-t",
+            "0",
+        ],
         text.as_str(),
     );
     run.assert_no_panic();

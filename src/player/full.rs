@@ -1,6 +1,6 @@
 //! `--ai full` (the default): the complete AI of `search::decide`, with `-tm` reporting one
 //! line per turn on stderr and `-m` the detail below it. With `--planner rush` the rush player
-//! proposes each move and the full search weighs it.
+//! proposes each move, played if it survives (or weighed by the full search with `--guard-ms`).
 
 use std::time::Instant;
 

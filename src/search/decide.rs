@@ -82,7 +82,7 @@ pub enum Reason {
     Survival,
     /// A chain of `--fire` or more was available: fired at once.
     Fire,
-    /// The guide's move (`--planner rush`), kept after the search.
+    /// The guide's move (`--planner rush`): it survives, and the search (if any) kept it.
     Guide,
 }
 
@@ -227,8 +227,7 @@ impl<N: Neighbourhood> Decider<N> {
             plan_end: 0,
             skill_mode: params.first_skill_mode,
             expected: None,
-            tt: params
-                .use_tt
+            tt: (params.use_tt && params.full_search_runs())
                 .then(|| TranspositionTable::new(params.tt_megabytes)),
             beams: RefCell::new(Vec::new()),
             anytime_notes: RefCell::new(Vec::new()),
@@ -289,8 +288,9 @@ impl<N: Neighbourhood> Decider<N> {
     }
 
     /// [`Decider::decide`] with `guide` standing in for my own plans: no first plan, fire rule,
-    /// replan or counter analysis runs; the guide's move stands unless the search finds that it
-    /// loses or that another wins by force (`guide_stands`), and when no time is left to search.
+    /// replan or counter analysis runs; a surviving guide's move stands unless the search
+    /// (`--guard-ms`, none by default) finds that it loses or that another wins by force
+    /// (`guide_stands`); with no time to search it stands unsearched.
     pub fn decide_guided(&mut self, pos: &Position<'_>, guide: Option<Guide>) -> Decision {
         let start = Instant::now();
         let pack = &pos.packs[0];
