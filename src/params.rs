@@ -369,7 +369,7 @@ pub struct Params {
     pub rush_late_game: bool,
     /// `--no-late-game`: the full AI's rush planner keeps the champion's late-game rules.
     #[arg(long = "no-late-game")]
-    #[arg(help_heading = heading::TURN_BEAMS, help = "Turn --late-game (on by default) off")]
+    #[arg(help_heading = heading::TURN_BEAMS, help = "Turn --late-game (on by default for the full AI) off")]
     pub no_late_game: bool,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
     #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
