@@ -7,8 +7,10 @@ use crate::sim::{
     Action, Field, FieldError, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME,
 };
 use clap::Args;
+use std::collections::HashSet;
 use std::fmt;
 use std::io::{self, BufRead, Write};
+use std::sync::OnceLock;
 
 /// The name line the AI prints first: version and commit, so that every game, replay and
 /// result can be traced to the source that played it (e.g. `ysai-0.1.0-1a2b3c4`).
@@ -105,25 +107,36 @@ const BEAM_FLAGS: &[&str] = &[
 
 /// Whether the full AI of `params` reads `flag`.
 fn full_ai_uses(params: &Params, flag: &str) -> bool {
-    let ysai_only =
-        flag != "turn-ms" && (BEAM_FLAGS.contains(&flag) || YSAI_PLANNER_FLAGS.contains(&flag));
     match params.planner {
         Planner::Ysai => !(RUSH_SETTINGS.contains(&flag) || GUARD_FLAGS.contains(&flag)),
-        Planner::Rush => !ysai_only && (params.full_search_runs() || !weighs_guide_moves(flag)),
+        Planner::Rush => {
+            let ysai_only = BEAM_FLAGS.contains(&flag) || YSAI_PLANNER_FLAGS.contains(&flag);
+            let unsearched = !params.full_search_runs() && search_only_flags().contains(flag);
+            RUSH_FLAGS.contains(&flag) || !(ysai_only || unsearched)
+        }
     }
 }
 
-/// Whether `flag` configures only the full search and its evaluation (their headings in the
+/// The flags that configure only the full search and its evaluation (their headings in the
 /// help, and the skill mode it starts in), which weigh the rush planner's moves only when
-/// `--guard-ms` gives them time.
-fn weighs_guide_moves(flag: &str) -> bool {
-    let command = Params::augment_args(clap::Command::new(NAME));
-    let heading = command
-        .get_arguments()
-        .find(|arg| arg.get_long() == Some(flag))
-        .and_then(|arg| arg.get_help_heading());
-    flag == "fsm"
-        || flag != "turn-ms" && matches!(heading, Some(heading::SEARCH | heading::EVALUATION))
+/// `--guard-ms` gives them time. Read from the flags' definitions once.
+fn search_only_flags() -> &'static HashSet<String> {
+    static FLAGS: OnceLock<HashSet<String>> = OnceLock::new();
+    FLAGS.get_or_init(|| {
+        let command = Params::augment_args(clap::Command::new(NAME));
+        let searched = |arg: &&clap::Arg| {
+            matches!(
+                arg.get_help_heading(),
+                Some(heading::SEARCH | heading::EVALUATION)
+            )
+        };
+        command
+            .get_arguments()
+            .filter(searched)
+            .filter_map(|arg| arg.get_long().map(str::to_string))
+            .chain(["fsm".to_string()])
+            .collect()
+    })
 }
 
 /// The flags in `given` that the player of `params` does not use, spelled as the user would.
