@@ -95,6 +95,13 @@ fn play_game<N: Neighbourhood>(rng: &mut Rng, turns: u64, report: &mut Report) {
         disturb(rng, &mut fast, &mut naive);
         let pack = random_pack(rng);
         let prepared = PreparedPack::new(pack);
+        if let Some(mismatch) = fast
+            .iter()
+            .find_map(|s| quiet_drop_mismatch::<N>(&s.field, &prepared))
+        {
+            report.mismatch = Some(format!("turn {turn}: {mismatch}"));
+            return;
+        }
         let actions = [
             random_action::<N>(rng, &fast[0], &prepared),
             random_action::<N>(rng, &fast[1], &prepared),
@@ -113,6 +120,29 @@ fn play_game<N: Neighbourhood>(rng: &mut Rng, turns: u64, report: &mut Report) {
             }
         }
     }
+}
+
+/// The first drop whose outcome [`Field::quiet_drop`] gets wrong: a drop it answers must
+/// vanish nothing and leave the blocks and life it says, one it declines must pair a block
+/// (or overflow).
+fn quiet_drop_mismatch<N: Neighbourhood>(field: &Field, pack: &PreparedPack) -> Option<String> {
+    Action::drops().iter().find_map(|&action| {
+        let Action::Drop { x, rot } = action else {
+            return None;
+        };
+        let quiet = field.quiet_drop(pack, x, rot);
+        let mut after = *field;
+        let result = after.apply::<N>(pack, action);
+        let agrees = match quiet {
+            Some(q) => {
+                result.chains == 0
+                    && result.dead == q.dead
+                    && (q.dead || after.number_blocks() == field.number_blocks() + q.placed)
+            }
+            None => result.chains > 0 || result.dead,
+        };
+        (!agrees).then(|| format!("quiet drop {action}: {quiet:?}, played: {result:?}"))
+    })
 }
 
 /// Plays one turn on both simulators and compares everything they hold afterwards: the

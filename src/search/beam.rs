@@ -26,7 +26,7 @@ use super::potential::{self, erase_potential};
 use super::timeman::Deadline;
 use crate::params::{BeamEvalKind, HeightCutoff, Params};
 use crate::sim::game::{offset_ojama, OJAMA_ROW, SKILL_COST};
-use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
+use crate::sim::{Action, Field, Neighbourhood, PlayerState, PreparedPack};
 
 /// Moves per pack: 9 columns x 4 rotations.
 const DROPS: u8 = 36;
@@ -365,26 +365,45 @@ fn lookahead<N: Neighbourhood>(
     flat: bool,
 ) -> Option<Lookahead> {
     let mut best: Option<Lookahead> = None;
+    let blocks_now = state.field.number_blocks();
     for &action in Action::drops() {
-        let mut field = state.field;
-        let result = field.apply::<N>(pack, action);
-        if result.dead {
+        let Some((chains, blocks)) = drop_outcome::<N>(&state.field, blocks_now, pack, action)
+        else {
             continue;
-        }
+        };
         let score = if flat {
             0
         } else {
-            chain_ojama(result.chains) * 100 + i64::from(field.number_blocks())
+            chain_ojama(chains) * 100 + i64::from(blocks)
         };
         if best.is_none_or(|b| score > b.score) {
             best = Some(Lookahead {
-                chain: result.chains.min(MAX_CHAIN as u32) as u8,
+                chain: chains.min(MAX_CHAIN as u32) as u8,
                 fire: action_index(action),
                 score,
             });
         }
     }
     best
+}
+
+/// The chain a drop fires and the numbered blocks left after it, `None` if it loses. A drop
+/// that pairs nothing (most of them) is answered without copying the field.
+#[inline]
+fn drop_outcome<N: Neighbourhood>(
+    field: &Field,
+    blocks_now: u32,
+    pack: &PreparedPack,
+    action: Action,
+) -> Option<(u32, u32)> {
+    if let Action::Drop { x, rot } = action {
+        if let Some(quiet) = field.quiet_drop(pack, x, rot) {
+            return (!quiet.dead).then_some((0, blocks_now + quiet.placed));
+        }
+    }
+    let mut after = *field;
+    let result = after.apply::<N>(pack, action);
+    (!result.dead).then(|| (result.chains, after.number_blocks()))
 }
 
 /// Ranks a child from its state (after its ojama row) and the next pack.

@@ -35,6 +35,17 @@ const fn complements(set: u16) -> u16 {
     (set & ALL_NUMBERS).reverse_bits() >> 5
 }
 
+/// The numbers of a number set (bits 1..=9), lowest first.
+#[inline]
+fn numbers_in(set: u16) -> impl Iterator<Item = usize> {
+    let mut rest = set & ALL_NUMBERS;
+    std::iter::from_fn(move || {
+        let n = rest.trailing_zeros() as usize;
+        rest &= rest.wrapping_sub(1);
+        (n < 16).then_some(n)
+    })
+}
+
 /// What one action did to its player's field.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveResult {
@@ -49,6 +60,45 @@ pub struct MoveResult {
     /// Blocks destroyed by the skill explosion.
     pub skill_destroyed: u32,
     /// Some column holds 17 or more blocks.
+    pub dead: bool,
+}
+
+/// Whether a column of `heights` (packed as in [`Field`]) holds 17 or more blocks.
+#[inline]
+fn any_column_dead(heights: [u64; 2]) -> bool {
+    // Adding 128 - 17 to every byte sets its top bit exactly when it is 17 or more
+    // (heights never exceed 19, so no byte carries into the next).
+    const LIFT: u64 = u64::from_le_bytes([128 - DEATH_HEIGHT; 8]);
+    const TOP: u64 = u64::from_le_bytes([0x80; 8]);
+    ((heights[0] + LIFT) | (heights[1] + LIFT)) & TOP != 0
+}
+
+/// Whether two blocks of a pack pair with each other once landed: one on the other in a
+/// column, or side by side (diagonals included) across its two columns, whose blocks start at
+/// rows `bases`.
+#[inline]
+fn pack_pairs_itself(sides: [[u8; 2]; 2], bases: [usize; 2]) -> bool {
+    let [left, right] = sides;
+    let stacked = |column: [u8; 2]| column[1] != 0 && column[0] + column[1] == 10;
+    if stacked(left) || stacked(right) {
+        return true;
+    }
+    (0..2).any(|i| {
+        (0..2).any(|j| {
+            left[i] != 0
+                && right[j] != 0
+                && left[i] + right[j] == 10
+                && (bases[0] + i).abs_diff(bases[1] + j) <= 1
+        })
+    })
+}
+
+/// What a drop that pairs no block does, found without playing it (see [`Field::quiet_drop`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuietDrop {
+    /// Numbered blocks the pack put on the field.
+    pub placed: u32,
+    /// The field is dead afterwards, or the pack did not fit.
     pub dead: bool,
 }
 
@@ -280,11 +330,7 @@ impl Field {
     /// Some column holds 17 or more blocks: a field in this state at the end of a turn has lost.
     #[inline]
     pub fn is_dead(&self) -> bool {
-        // Adding 128 - 17 to every byte sets its top bit exactly when it is 17 or more
-        // (heights never exceed 19, so no byte carries into the next).
-        const LIFT: u64 = u64::from_le_bytes([128 - DEATH_HEIGHT; 8]);
-        const TOP: u64 = u64::from_le_bytes([0x80; 8]);
-        ((self.heights[0] + LIFT) | (self.heights[1] + LIFT)) & TOP != 0
+        any_column_dead(self.heights)
     }
 
     /// The blocks the skill would destroy now: every 5 and every numbered block touching one.
@@ -416,6 +462,47 @@ impl Field {
         }
     }
 
+    /// The outcome of dropping the pack at `x`, `rot` when none of its blocks touches a
+    /// complement (on the field or in the pack), worked out from the heights alone: a search
+    /// that only wants a drop's chain need not copy the field for the many drops that vanish
+    /// nothing. `None` when a pair forms, and the drop must be played.
+    pub fn quiet_drop(&self, pack: &PreparedPack, x: u8, rot: u8) -> Option<QuietDrop> {
+        const OVERFLOW: QuietDrop = QuietDrop {
+            placed: 0,
+            dead: true,
+        };
+        if x >= DROP_COLUMNS {
+            return Some(OVERFLOW);
+        }
+        let x = usize::from(x);
+        let sides = [pack.landing(rot, 0), pack.landing(rot, 1)];
+        let bases = [usize::from(self.height(x)), usize::from(self.height(x + 1))];
+        let mut heights = self.heights;
+        let mut placed = 0;
+        for (side, landing) in sides.iter().enumerate() {
+            let column = x + side;
+            for (k, &n) in landing.iter().enumerate().take_while(|&(_, &n)| n != 0) {
+                let y = bases[side] + k;
+                if y >= HEIGHT {
+                    return Some(OVERFLOW);
+                }
+                // The neighbourhood board of the complement says whether one touches (x, y).
+                if self.boards[around(usize::from(10 - n))].test(column, y) {
+                    return None;
+                }
+                placed += 1;
+                heights[column / 8] += 1 << (8 * (column % 8));
+            }
+        }
+        if pack_pairs_itself(sides, bases) {
+            return None;
+        }
+        Some(QuietDrop {
+            placed,
+            dead: any_column_dead(heights),
+        })
+    }
+
     /// The chain that follows if the block at (x, y) vanished by itself (the blocks above it
     /// fall one row): what a chain potential asks of each buried block. 0 on an empty cell.
     pub fn chains_after_erasing<N: Neighbourhood>(&self, x: usize, y: usize) -> u32 {
@@ -473,10 +560,8 @@ impl Field {
     #[inline]
     fn vanishing(&self, tested: u16) -> BitBoard {
         let mut doomed = BitBoard::ZERO;
-        for n in 1..=9 {
-            if tested >> n & 1 == 1 {
-                doomed |= self.boards[n] & self.boards[around(10 - n)];
-            }
+        for n in numbers_in(tested) {
+            doomed |= self.boards[n] & self.boards[around(10 - n)];
         }
         doomed
     }
@@ -496,7 +581,8 @@ impl Field {
             // A board with a cell at or above the lowest removed cell loses it or sees it fall.
             let keep = !gone & COLUMN_MASK;
             let lowest = gone.trailing_zeros();
-            for n in 1..=OJAMA {
+            // An exclusive range: the compiler unrolls it, where `1..=OJAMA` kept a loop.
+            for n in 1..OJAMA + 1 {
                 let column = self.boards[n].column(x);
                 if column >> lowest != 0 {
                     self.boards[n].set_column(x, compress_column(column, keep));
@@ -505,10 +591,8 @@ impl Field {
             }
         }
         changed &= ALL_NUMBERS;
-        for n in 1..=9 {
-            if changed >> n & 1 == 1 {
-                self.boards[around(n)] = N::of(self.boards[n]);
-            }
+        for n in numbers_in(changed) {
+            self.boards[around(n)] = N::of(self.boards[n]);
         }
         changed
     }
