@@ -21,7 +21,7 @@ fn drop_with_chains<N: Neighbourhood>(field: &Field, pack: &PreparedPack, chains
 }
 
 /// `what/backend/mode`, so that runs of both backends and modes sit side by side.
-/// Fields reset between timed passes: 64 x 672 bytes stay in L1, as a search's freshly copied
+/// Fields reset between timed passes: 64 x 384 bytes stay in L1, as a search's freshly copied
 /// child does, so the timing is the simulator's work rather than cache misses on cold inputs.
 const POOL: usize = 64;
 

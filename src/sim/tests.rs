@@ -240,3 +240,12 @@ fn floating_blocks_settle_in_order() {
     let settled = Field::from_rows_settled(&rows).expect("settles");
     assert_eq!(settled, picture(&["..4......", "..X......", "..6....9."]));
 }
+
+#[test]
+fn a_field_is_its_eleven_defining_boards_and_the_heights() {
+    // Searches copy a field for every child: the derived neighbourhoods are not stored.
+    assert_eq!(std::mem::size_of::<Field>(), 11 * 32 + 32);
+    let field = picture(&["5.", "46"]);
+    assert_eq!(field.around_number(5), field.number(5).neighbours());
+    assert_eq!(field.skill_targets().popcount(), 3);
+}
