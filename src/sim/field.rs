@@ -104,10 +104,9 @@ pub struct QuietDrop {
 struct Placement {
     /// The cells the blocks took.
     cells: BitBoard,
-    /// The numbers placed (bits 1..=9).
-    numbers: u16,
-    /// Cells of the complements of placed numbers that touch a placed block.
-    pairs: BitBoard,
+    /// The first chain step: every placed block touching a block of its complement, and
+    /// those blocks (before the drop the field held no pair, so every pair has a placed block).
+    doomed: BitBoard,
 }
 
 /// A value that cannot be a field cell, a block with nothing under it, or a picture that does
@@ -385,10 +384,12 @@ impl Field {
             // The field was stable before the drop, so a new pair has a placed block in it;
             // checked here, when the later block of the pair lands (the earlier one is on its
             // board already).
-            placement.pairs |= BitBoard::from(*cell_neighbours(x, y)) & self.boards[10 - n];
+            let touching = BitBoard::from(*cell_neighbours(x, y)) & self.boards[10 - n];
+            if !touching.is_zero() {
+                placement.doomed |= touching | cell;
+            }
             self.boards[n] |= cell;
             placement.cells |= cell;
-            placement.numbers |= 1 << n;
         }
         true
     }
@@ -436,10 +437,10 @@ impl Field {
             self.add_height(column, landing.iter().filter(|&&v| v != 0).count() as u8);
         }
         self.boards[ANY] |= placement.cells;
-        let chains = if placement.pairs.is_zero() {
+        let chains = if placement.doomed.is_zero() {
             0
         } else {
-            self.resolve_chains::<N>(placement.numbers | complements(placement.numbers))
+            self.chain_from::<N>(placement.doomed)
         };
         let score = chain_score(chains);
         MoveResult {
@@ -533,16 +534,25 @@ impl Field {
 
     /// Vanish, fall, repeat; returns the number of vanish steps. `tested` holds the numbers
     /// (bits 1..=9, closed under n -> 10 - n) whose blocks may have new neighbours.
-    fn resolve_chains<N: Neighbourhood>(&mut self, mut tested: u16) -> u32 {
+    fn resolve_chains<N: Neighbourhood>(&mut self, tested: u16) -> u32 {
+        let doomed = self.vanishing::<N>(tested);
+        if doomed.is_zero() {
+            0
+        } else {
+            self.chain_from::<N>(doomed)
+        }
+    }
+
+    /// The chain whose first step removes `doomed` (not empty); returns its number of steps.
+    fn chain_from<N: Neighbourhood>(&mut self, mut doomed: BitBoard) -> u32 {
         let mut chains = 0;
         loop {
-            let doomed = self.vanishing::<N>(tested);
+            chains += 1;
+            let changed = self.remove(doomed);
+            doomed = self.vanishing::<N>(changed | complements(changed));
             if doomed.is_zero() {
                 return chains;
             }
-            chains += 1;
-            let changed = self.remove(doomed);
-            tested = changed | complements(changed);
         }
     }
 
