@@ -454,9 +454,10 @@ impl Field {
     }
 
     /// The outcome of dropping the pack at `x`, `rot` when none of its blocks touches a
-    /// complement (on the field or in the pack), worked out from the heights alone: a search
-    /// that only wants a drop's chain need not copy the field for the many drops that vanish
-    /// nothing. `None` when a pair forms, and the drop must be played.
+    /// complement (on the field or in the pack), worked out from the heights and the cells
+    /// around the landing blocks: a search that only wants a drop's chain need not copy the
+    /// field for the drops that vanish nothing. `None` when a pair forms, and the drop must be
+    /// played.
     pub fn quiet_drop(&self, pack: &PreparedPack, x: u8, rot: u8) -> Option<QuietDrop> {
         const OVERFLOW: QuietDrop = QuietDrop {
             placed: 0,
