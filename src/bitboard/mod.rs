@@ -126,19 +126,18 @@ impl BitBoard {
         u32::from_le(word) & 0xFF_FFFF
     }
 
-    /// Replaces the 24 bits of column `x` (bits above 24 are ignored), keeping the byte of the
-    /// next column that shares the 32-bit word.
+    /// Replaces the 24 bits of column `x` (bits above 24 are ignored) with a three-byte
+    /// write: no load, and nothing written that the next column's 32-bit load reads (a store
+    /// only partly under a later load cannot be forwarded to it, and stalls the load).
     #[inline]
     pub fn set_column(&mut self, x: usize, column: u32) {
         debug_assert!(x < WIDTH);
-        // SAFETY: as in `column`; the borrow is unique.
+        // SAFETY: x < 10, so bytes 3x..3x+3 lie inside the 32 bytes of the board; the borrow is
+        // unique.
         unsafe {
-            let at = (self as *mut BitBoard)
-                .cast::<u8>()
-                .add(3 * x)
-                .cast::<u32>();
-            let kept = u32::from_le(at.read_unaligned()) & 0xFF00_0000;
-            at.write_unaligned((kept | column & 0xFF_FFFF).to_le());
+            let at = (self as *mut BitBoard).cast::<u8>().add(3 * x);
+            at.cast::<u16>().write_unaligned((column as u16).to_le());
+            at.add(2).write((column >> 16) as u8);
         }
     }
 
