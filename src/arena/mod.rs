@@ -276,15 +276,23 @@ fn big_chains_summary(games: &[results::GameLine]) -> String {
             })
             .count();
         let mean = |f: fn(&referee::BigChain) -> u32| {
-            mine.iter().map(|c| f64::from(f(c))).sum::<f64>() / mine.len().max(1) as f64
+            mine.iter().map(|c| f64::from(f(c))).sum::<f64>() / mine.len() as f64
+        };
+        // With no such chain there is no turn or length to average.
+        let averages = if mine.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", on turn {:.1} with {:.1} chains on average",
+                mean(|c| c.turn),
+                mean(|c| c.chains)
+            )
         };
         out.push_str(&format!(
-            "p{p}: first chain of {}+ in {} of {} games, on turn {:.1} with {:.1} chains on average; before the opponent's in {first}\n",
+            "p{p}: first chain of {}+ in {} of {} games{averages}; before the opponent's in {first}\n",
             referee::BIG_CHAIN,
             mine.len(),
             recorded.len(),
-            mean(|c| c.turn),
-            mean(|c| c.chains),
         ));
     }
     out
@@ -368,6 +376,11 @@ mod tests {
             ]
         );
         assert_eq!(big_chains_summary(&games[3..]), "");
+        let never = big_chains_summary(&games[1..2]);
+        assert_eq!(
+            never.lines().nth(1),
+            Some("p1: first chain of 10+ in 0 of 1 games; before the opponent's in 0")
+        );
     }
 
     #[test]
