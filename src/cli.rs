@@ -269,6 +269,9 @@ const NEW_FLAGS: &[&str] = &[
     "spend",
     "late-game",
     "no-late-game",
+    "no-counter-plan",
+    "no-hold-fire",
+    "no-outbuild",
     "style",
     "nbtmax",
     "turn-ms",
@@ -817,6 +820,10 @@ mod tests {
         assert_eq!(params("--guard-ms 500").guard_ms, 500);
         assert_eq!(Params::default().guard_ms, 0);
         assert!(!params("--planner ysai --no-late-game").rush_late_game);
+        let ablated = params("--no-counter-plan --no-hold-fire --no-outbuild");
+        assert!(ablated.no_counter_plan && ablated.no_hold_fire && ablated.no_outbuild);
+        let d = Params::default();
+        assert!(!d.no_counter_plan && !d.no_hold_fire && !d.no_outbuild);
     }
 
     #[test]

@@ -371,6 +371,24 @@ pub struct Params {
     #[arg(long = "no-late-game")]
     #[arg(help_heading = heading::TURN_BEAMS, help = "Turn --late-game (on by default for the full AI) off")]
     pub no_late_game: bool,
+    /// `--no-counter-plan`: the rush player does not answer a spike in the opponent's threat
+    /// with a counter plan (an ablation switch: the rule is part of the champion's design).
+    #[arg(long = "no-counter-plan")]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Rush player: no counter plan when the opponent's threat spikes")]
+    pub no_counter_plan: bool,
+    /// `--no-hold-fire`: the rush player fires its plan without checking the opponent's answer
+    /// to the attack first.
+    #[arg(long = "no-hold-fire")]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Rush player: fire without checking whether the opponent answers bigger")]
+    pub no_hold_fire: bool,
+    /// `--no-outbuild`: the rush player does not out-build an opponent that keeps a high
+    /// trigger waiting.
+    #[arg(long = "no-outbuild")]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Rush player: do not out-build an opponent waiting on a high trigger")]
+    pub no_outbuild: bool,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
     #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
     #[arg(help_heading = heading::TURN_BEAMS,
@@ -682,6 +700,9 @@ impl Params {
         rush_spend: false,
         rush_late_game: true,
         no_late_game: false,
+        no_counter_plan: false,
+        no_hold_fire: false,
+        no_outbuild: false,
         counter_search: CounterSearch::Beam,
         next_beam_min_chain: 9,
         next_beam_ignore_eval_diff: 10,

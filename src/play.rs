@@ -37,7 +37,15 @@ const PLAYER_FLAGS: &[&str] = &["threads", "ut", "ai", "neighbours", "seed", "g"
 const RUSH_FLAGS: &[&str] = &["turn-ms", "tm"];
 
 /// The rush player's own settings, which the full AI reads only with `--planner rush`.
-const RUSH_SETTINGS: &[&str] = &["refine", "spend", "late-game", "no-late-game"];
+const RUSH_SETTINGS: &[&str] = &[
+    "refine",
+    "spend",
+    "late-game",
+    "no-late-game",
+    "no-counter-plan",
+    "no-hold-fire",
+    "no-outbuild",
+];
 
 /// What the full AI reads only with `--planner rush` besides [`RUSH_SETTINGS`].
 const GUARD_FLAGS: &[&str] = &["guard-ms"];

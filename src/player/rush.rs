@@ -67,6 +67,27 @@ struct RushPlan {
     ojama: i64,
 }
 
+/// Which of the champion's counter rules run (all of them unless switched off to measure one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CounterRules {
+    /// A counter plan when the opponent's threat spikes.
+    plan: bool,
+    /// The opponent's answer checked before firing.
+    hold_fire: bool,
+    /// Out-building an opponent that waits on a high trigger.
+    outbuild: bool,
+}
+
+impl CounterRules {
+    fn of(params: &Params) -> Self {
+        CounterRules {
+            plan: !params.no_counter_plan,
+            hold_fire: !params.no_hold_fire,
+            outbuild: !params.no_outbuild,
+        }
+    }
+}
+
 pub struct RushPlayer<N: Neighbourhood> {
     turn_limit_ms: u64,
     seed: u64,
@@ -74,6 +95,7 @@ pub struct RushPlayer<N: Neighbourhood> {
     refine: bool,
     spend: bool,
     late_game: bool,
+    rules: CounterRules,
     plan: Option<RushPlan>,
     /// The opponent's net immediate threat on the last turns, newest last.
     threats: Vec<i64>,
@@ -104,6 +126,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
             refine: params.rush_refine,
             spend: params.rush_spend,
             late_game: params.rush_late_game,
+            rules: CounterRules::of(params),
             plan: None,
             threats: Vec::new(),
             against_bomber: false,
@@ -230,7 +253,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
 
     /// Answers a new spike in the opponent's threat with a plan that sends 1.5 times as much.
     fn counter(&mut self, view: &TurnView<'_>, turn_end: Instant) -> bool {
-        let Some(&threat) = self.threats.last() else {
+        let Some(&threat) = self.threats.last().filter(|_| self.rules.plan) else {
             return false;
         };
         let floor = if view.turn < SPIKE_TURN {
@@ -249,6 +272,9 @@ impl<N: Neighbourhood> RushPlayer<N> {
     /// The plan fires now: would the opponent, my attack in its stock, answer bigger? Then
     /// build on for the biggest chain within reach instead.
     fn hold_fire(&mut self, view: &TurnView<'_>, plan: &RushPlan, turn_end: Instant) -> bool {
+        if !self.rules.hold_fire {
+            return false;
+        }
         let attack = (plan.ojama - view.me.ojama).max(0);
         let theirs = self.search(view, view.opponent, ANTI_COUNTER, attack, turn_end);
         let answer = theirs.fires.iter().flatten().map(|f| f.chains).max();
@@ -261,6 +287,9 @@ impl<N: Neighbourhood> RushPlayer<N> {
 
     /// An opponent keeping a high trigger is waiting to counter: out-build it.
     fn outbuild(&mut self, view: &TurnView<'_>, plan_chains: u32, turn_end: Instant) -> bool {
+        if !self.rules.outbuild {
+            return false;
+        }
         let potential = erase_potential::<N>(&view.opponent.field);
         let Some((x, y)) = potential.trigger else {
             return false;
@@ -461,6 +490,7 @@ fn turn_line<N: Neighbourhood>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::packs::{generate, Signature};
     use crate::sim::{Field, Pack, Shift};
     use ysai_tables::chain_ojama as ojama_of;
 
@@ -590,6 +620,57 @@ mod tests {
             player.budget(&v, REPLAN.1, true),
             Clock::qualifier(RESERVE_MS as i64).budget(REPLAN.1),
             "above the reserve nothing changes"
+        );
+    }
+
+    #[test]
+    fn a_threat_spike_is_answered_only_with_the_counter_plan_rule_on() {
+        let me = PlayerState::default();
+        let packs: Vec<PreparedPack> = generate(3, Signature::Measured)[..20]
+            .iter()
+            .map(|&p| PreparedPack::new(p))
+            .collect();
+        let v = view(5, &packs, &me, &me);
+        for on in [true, false] {
+            let params = Params {
+                no_counter_plan: !on,
+                ..Params::default()
+            };
+            let mut player = RushPlayer::<Shift>::new(&params);
+            player.threats = vec![0, SPIKE_EARLY];
+            let answered = player.counter(&v, Instant::now() + Duration::from_millis(500));
+            assert_eq!(answered, on, "counter plan rule on: {on}");
+            assert_eq!(player.plan.is_some(), on);
+        }
+    }
+
+    #[test]
+    fn switched_off_counter_rules_leave_the_plan_alone() {
+        let params = Params {
+            no_hold_fire: true,
+            no_outbuild: true,
+            ..Params::default()
+        };
+        let mut player = RushPlayer::<Shift>::new(&params);
+        let me = PlayerState::default();
+        let packs = packs([[1, 2], [9, 8]], 20);
+        let v = view(5, &packs, &me, &me);
+        let plan = RushPlan {
+            moves: vec![Action::Drop { x: 0, rot: 0 }],
+            chains: 13,
+            ojama: ojama_of(13),
+        };
+        let end = Instant::now() + Duration::from_secs(1);
+        assert!(!player.hold_fire(&v, &plan, end));
+        assert!(!player.outbuild(&v, 1, end));
+        assert!(player.plan.is_none());
+        assert_eq!(
+            CounterRules::of(&Params::default()),
+            CounterRules {
+                plan: true,
+                hold_fire: true,
+                outbuild: true,
+            }
         );
     }
 
