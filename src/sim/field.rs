@@ -577,30 +577,37 @@ impl Field {
     }
 
     /// Removes `doomed` and lets everything above fall; returns the numbers (bits 1..=9) whose
-    /// boards changed.
+    /// blocks moved, the only ones that can have new neighbours (losing blocks makes no pair).
     fn remove(&mut self, doomed: BitBoard) -> u16 {
-        let mut changed = 0u16;
+        // Every board loses its doomed cells at once; only the columns with something left
+        // above a removed cell need the per-board compress.
+        for board in &mut self.boards {
+            *board = board.and_not(doomed);
+        }
+        let mut moved = 0u16;
         for x in 0..WIDTH {
             let gone = doomed.column(x);
             if gone == 0 {
                 continue;
             }
-            // Blocks never float, so the column of every block is just its new height.
             self.remove_height(x, gone.count_ones() as u8);
-            self.boards[ANY].set_column(x, (1 << self.height(x)) - 1);
-            // A board with a cell at or above the lowest removed cell loses it or sees it fall.
-            let keep = !gone & COLUMN_MASK;
             let lowest = gone.trailing_zeros();
+            if self.boards[ANY].column(x) >> lowest == 0 {
+                continue;
+            }
+            // Blocks never float, so the column of every block is just its new height.
+            self.boards[ANY].set_column(x, (1 << self.height(x)) - 1);
+            let keep = !gone & COLUMN_MASK;
             // An exclusive range: the compiler unrolls it, where `1..=OJAMA` kept a loop.
             for n in 1..OJAMA + 1 {
                 let column = self.boards[n].column(x);
                 if column >> lowest != 0 {
                     self.boards[n].set_column(x, compress_column(column, keep));
-                    changed |= 1 << n;
+                    moved |= 1 << n;
                 }
             }
         }
-        changed & ALL_NUMBERS
+        moved & ALL_NUMBERS
     }
 }
 
