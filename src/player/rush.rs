@@ -253,7 +253,10 @@ impl<N: Neighbourhood> RushPlayer<N> {
 
     /// Answers a new spike in the opponent's threat with a plan that sends 1.5 times as much.
     fn counter(&mut self, view: &TurnView<'_>, turn_end: Instant) -> bool {
-        let Some(&threat) = self.threats.last().filter(|_| self.rules.plan) else {
+        if !self.rules.plan {
+            return false;
+        }
+        let Some(&threat) = self.threats.last() else {
             return false;
         };
         let floor = if view.turn < SPIKE_TURN {

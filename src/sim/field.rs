@@ -503,8 +503,7 @@ impl Field {
             return 0;
         }
         let mut field = *self;
-        let changed = field.remove(cell);
-        field.resolve_chains::<N>(changed | complements(changed))
+        field.chain_after_removing::<N>(cell)
     }
 
     /// The row of the highest ojama of column `x`, if it holds one.
@@ -520,8 +519,7 @@ impl Field {
         let chains = if destroyed == 0 {
             0
         } else {
-            let changed = self.remove(doomed);
-            self.resolve_chains::<N>(changed | complements(changed))
+            self.chain_after_removing::<N>(doomed)
         };
         MoveResult {
             chains,
@@ -531,6 +529,13 @@ impl Field {
             skill_destroyed: destroyed,
             dead: self.is_dead(),
         }
+    }
+
+    /// Removes `gone` (the skill's explosion, an erased block: not a chain step itself), lets
+    /// the rest fall, and returns the chain that follows.
+    fn chain_after_removing<N: Neighbourhood>(&mut self, gone: BitBoard) -> u32 {
+        let moved = self.remove(gone);
+        self.resolve_chains::<N>(moved | complements(moved))
     }
 
     /// Vanish, fall, repeat; returns the number of vanish steps. `tested` holds the numbers
