@@ -647,26 +647,72 @@ mod tests {
         }
     }
 
-    #[test]
-    fn switched_off_counter_rules_leave_the_plan_alone() {
-        let params = Params {
-            no_hold_fire: true,
-            no_outbuild: true,
-            ..Params::default()
+    /// A field on which a lone 3 dropped into column 1 fires a 3-chain (3 + 7, then the 9
+    /// falls beside the 1, then the 5 beside the 5), and the packs that bring only 3s.
+    fn three_chain_ready() -> (PlayerState, Vec<PreparedPack>) {
+        let state = PlayerState {
+            field: Field::from_picture(&["..95", "..72", "..51"]).unwrap(),
+            ..PlayerState::default()
         };
-        let mut player = RushPlayer::<Shift>::new(&params);
-        let me = PlayerState::default();
-        let packs = packs([[1, 2], [9, 8]], 20);
-        let v = view(5, &packs, &me, &me);
+        let packs = packs([[0, 0], [3, 0]], 20);
+        let mut after = state;
+        let fired = after.act::<Shift>(&packs[0], Action::Drop { x: 1, rot: 0 });
+        assert_eq!((fired.chains, fired.ojama), (3, ojama_of(3)));
+        assert!(fired.ojama > 0, "a fire the searches count");
+        (state, packs)
+    }
+
+    #[test]
+    fn fire_is_held_against_a_bigger_answer_only_with_the_hold_fire_rule_on() {
+        // The plan says it fires a one-chain; the opponent answers with a 3-chain, and I can
+        // build one too.
+        let (me, packs) = three_chain_ready();
+        let mut v = view(5, &packs, &me, &me);
+        // Late in the game each search gets an eighth of the 2 s left: both fit in the turn.
+        v.time_left_ms = 2_000;
         let plan = RushPlan {
             moves: vec![Action::Drop { x: 0, rot: 0 }],
-            chains: 13,
-            ojama: ojama_of(13),
+            chains: 1,
+            ojama: ojama_of(1),
         };
-        let end = Instant::now() + Duration::from_secs(1);
-        assert!(!player.hold_fire(&v, &plan, end));
-        assert!(!player.outbuild(&v, 1, end));
-        assert!(player.plan.is_none());
+        for on in [true, false] {
+            let params = Params {
+                no_hold_fire: !on,
+                ..Params::default()
+            };
+            let mut player = RushPlayer::<Shift>::new(&params);
+            let end = Instant::now() + Duration::from_secs(1);
+            assert_eq!(
+                player.hold_fire(&v, &plan, end),
+                on,
+                "hold fire rule on: {on}"
+            );
+            assert_eq!(player.plan.is_some(), on);
+        }
+    }
+
+    #[test]
+    fn a_high_trigger_is_outbuilt_only_with_the_outbuild_rule_on() {
+        let (me, packs) = three_chain_ready();
+        // Erasing the 5 lets the 8 fall onto the 2: a one-chain triggered five rows above the
+        // empty column beside it.
+        let opponent = PlayerState {
+            field: Field::from_picture(&["1", "8", "5", "2", "1", "1", "1", "1"]).unwrap(),
+            ..PlayerState::default()
+        };
+        let potential = erase_potential::<Shift>(&opponent.field);
+        assert_eq!((potential.chain, potential.trigger), (1, Some((0, 5))));
+        let v = view(5, &packs, &me, &opponent);
+        for on in [true, false] {
+            let params = Params {
+                no_outbuild: !on,
+                ..Params::default()
+            };
+            let mut player = RushPlayer::<Shift>::new(&params);
+            let end = Instant::now() + Duration::from_millis(300);
+            assert_eq!(player.outbuild(&v, 0, end), on, "outbuild rule on: {on}");
+            assert_eq!(player.plan.is_some(), on);
+        }
         assert_eq!(
             CounterRules::of(&Params::default()),
             CounterRules {
