@@ -97,7 +97,7 @@ fn play_game<N: Neighbourhood>(rng: &mut Rng, turns: u64, report: &mut Report) {
         let prepared = PreparedPack::new(pack);
         if let Some(mismatch) = fast
             .iter()
-            .find_map(|s| shallow_drop_mismatch::<N>(&s.field, &prepared))
+            .find_map(|s| quiet_drop_mismatch::<N>(&s.field, &prepared))
         {
             report.mismatch = Some(format!("turn {turn}: {mismatch}"));
             return;
@@ -122,27 +122,26 @@ fn play_game<N: Neighbourhood>(rng: &mut Rng, turns: u64, report: &mut Report) {
     }
 }
 
-/// The first drop whose outcome [`Field::shallow_drop`] gets wrong: a drop it answers must
-/// fire the chain (0 or 1) and leave the blocks and life it says, one it declines must
-/// vanish something.
-fn shallow_drop_mismatch<N: Neighbourhood>(field: &Field, pack: &PreparedPack) -> Option<String> {
+/// The first drop whose outcome [`Field::quiet_drop`] gets wrong: a drop it answers must
+/// vanish nothing and leave the blocks and life it says, one it declines must pair a block
+/// (or overflow).
+fn quiet_drop_mismatch<N: Neighbourhood>(field: &Field, pack: &PreparedPack) -> Option<String> {
     Action::drops().iter().find_map(|&action| {
         let Action::Drop { x, rot } = action else {
             return None;
         };
-        let shallow = field.shallow_drop(pack, x, rot);
+        let quiet = field.quiet_drop(pack, x, rot);
         let mut after = *field;
         let result = after.apply::<N>(pack, action);
-        let agrees = match shallow {
-            Some(s) => {
-                result.chains == s.chains
-                    && result.dead == s.dead
-                    && (s.dead
-                        || after.number_blocks() + s.vanished == field.number_blocks() + s.placed)
+        let agrees = match quiet {
+            Some(q) => {
+                result.chains == 0
+                    && result.dead == q.dead
+                    && (q.dead || after.number_blocks() == field.number_blocks() + q.placed)
             }
-            None => result.chains > 0,
+            None => result.chains > 0 || result.dead,
         };
-        (!agrees).then(|| format!("shallow drop {action}: {shallow:?}, played: {result:?}"))
+        (!agrees).then(|| format!("quiet drop {action}: {quiet:?}, played: {result:?}"))
     })
 }
 

@@ -388,7 +388,7 @@ fn lookahead<N: Neighbourhood>(
 }
 
 /// The chain a drop fires and the numbered blocks left after it, `None` if it loses. A drop
-/// after which nothing falls is answered without copying the field.
+/// that pairs nothing (most of them) is answered without copying the field.
 #[inline]
 fn drop_outcome<N: Neighbourhood>(
     field: &Field,
@@ -397,9 +397,8 @@ fn drop_outcome<N: Neighbourhood>(
     action: Action,
 ) -> Option<(u32, u32)> {
     if let Action::Drop { x, rot } = action {
-        if let Some(shallow) = field.shallow_drop(pack, x, rot) {
-            let blocks = blocks_now + shallow.placed - shallow.vanished;
-            return (!shallow.dead).then_some((shallow.chains, blocks));
+        if let Some(quiet) = field.quiet_drop(pack, x, rot) {
+            return (!quiet.dead).then_some((0, blocks_now + quiet.placed));
         }
     }
     let mut after = *field;

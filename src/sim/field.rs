@@ -70,39 +70,33 @@ fn any_column_dead(heights: [u64; 2]) -> bool {
     ((heights[0] + LIFT) | (heights[1] + LIFT)) & TOP != 0
 }
 
-/// What a drop does that vanishes nothing, or vanishes blocks with nothing left above them
-/// (a one-step chain), found without playing it (see [`Field::shallow_drop`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ShallowDrop {
-    /// 0, or 1 when some blocks vanished.
-    pub chains: u32,
-    /// Numbered blocks the pack put on the field.
-    pub placed: u32,
-    /// Numbered blocks that vanished.
-    pub vanished: u32,
-    /// The field is dead afterwards, or the pack did not fit.
-    pub dead: bool,
+/// Whether two blocks of a pack pair with each other once landed: one on the other in a
+/// column, or side by side (diagonals included) across its two columns, whose blocks start at
+/// rows `bases`.
+#[inline]
+fn pack_pairs_itself(sides: [[u8; 2]; 2], bases: [usize; 2]) -> bool {
+    let [left, right] = sides;
+    let stacked = |column: [u8; 2]| column[1] != 0 && column[0] + column[1] == 10;
+    if stacked(left) || stacked(right) {
+        return true;
+    }
+    (0..2).any(|i| {
+        (0..2).any(|j| {
+            left[i] != 0
+                && right[j] != 0
+                && left[i] + right[j] == 10
+                && (bases[0] + i).abs_diff(bases[1] + j) <= 1
+        })
+    })
 }
 
-/// Whether the cells of `doomed`, which lie in columns `x - 1 ..= x + 2`, are the top cells of
-/// their columns (`heights` packed as in [`Field`]), so that nothing falls once they vanish;
-/// if so, lowers `heights` by them.
-#[inline]
-fn vanish_tops(doomed: BitBoard, heights: &mut [u64; 2], x: usize) -> bool {
-    for column in x.saturating_sub(1)..(x + 3).min(WIDTH) {
-        let gone = doomed.column(column);
-        if gone == 0 {
-            continue;
-        }
-        let shift = 8 * (column % 8);
-        let height = (heights[column / 8] >> shift) as u8 as u32;
-        let count = gone.count_ones();
-        if height - gone.trailing_zeros() != count {
-            return false;
-        }
-        heights[column / 8] -= u64::from(count) << shift;
-    }
-    true
+/// What a drop that pairs no block does, found without playing it (see [`Field::quiet_drop`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuietDrop {
+    /// Numbered blocks the pack put on the field.
+    pub placed: u32,
+    /// The field is dead afterwards, or the pack did not fit.
+    pub dead: bool,
 }
 
 /// What a pack drop put on the field.
@@ -459,61 +453,44 @@ impl Field {
         }
     }
 
-    /// The outcome of dropping the pack at `x`, `rot` when nothing falls afterwards: none of
-    /// its blocks touches a complement, or the blocks that vanish have nothing above them,
-    /// so the chain stops after one step. Worked out from the heights and the cells around
-    /// the landing blocks: a search that only wants a drop's chain and blocks need not copy
-    /// the field for these drops. `None` when blocks would fall after the first vanish, and
-    /// the drop must be played.
-    pub fn shallow_drop(&self, pack: &PreparedPack, x: u8, rot: u8) -> Option<ShallowDrop> {
-        const OVERFLOW: ShallowDrop = ShallowDrop {
-            chains: 0,
+    /// The outcome of dropping the pack at `x`, `rot` when none of its blocks touches a
+    /// complement (on the field or in the pack), worked out from the heights and the cells
+    /// around the landing blocks: a search that only wants a drop's chain need not copy the
+    /// field for the drops that vanish nothing. `None` when a pair forms, and the drop must be
+    /// played.
+    pub fn quiet_drop(&self, pack: &PreparedPack, x: u8, rot: u8) -> Option<QuietDrop> {
+        const OVERFLOW: QuietDrop = QuietDrop {
             placed: 0,
-            vanished: 0,
             dead: true,
         };
         if x >= DROP_COLUMNS {
             return Some(OVERFLOW);
         }
         let x = usize::from(x);
+        let sides = [pack.landing(rot, 0), pack.landing(rot, 1)];
+        let bases = [usize::from(self.height(x)), usize::from(self.height(x + 1))];
         let mut heights = self.heights;
-        let mut landed = [(BitBoard::ZERO, 0u8); 4];
         let mut placed = 0;
-        let mut doomed = BitBoard::ZERO;
-        for side in 0..2 {
+        for (side, landing) in sides.iter().enumerate() {
             let column = x + side;
-            let base = usize::from(self.height(column));
-            for (k, n) in pack.landing(rot, side).into_iter().enumerate() {
-                if n == 0 {
-                    break;
-                }
-                let y = base + k;
+            for (k, &n) in landing.iter().enumerate().take_while(|&(_, &n)| n != 0) {
+                let y = bases[side] + k;
                 if y >= HEIGHT {
                     return Some(OVERFLOW);
                 }
-                let cell = BitBoard::cell(column, y);
-                // The complements already on the field, and those of this pack landed before.
-                let partners = landed[..placed]
-                    .iter()
-                    .filter(|&&(_, m)| m + n == 10)
-                    .fold(self.boards[usize::from(10 - n)], |acc, &(c, _)| acc | c);
-                let touching = BitBoard::from(*cell_neighbours(column, y)) & partners;
-                if !touching.is_zero() {
-                    doomed |= touching | cell;
+                let around_cell = BitBoard::from(*cell_neighbours(column, y));
+                if !(around_cell & self.boards[usize::from(10 - n)]).is_zero() {
+                    return None;
                 }
-                landed[placed] = (cell, n);
                 placed += 1;
                 heights[column / 8] += 1 << (8 * (column % 8));
             }
         }
-        let vanished = doomed.popcount();
-        if vanished > 0 && !vanish_tops(doomed, &mut heights, x) {
+        if pack_pairs_itself(sides, bases) {
             return None;
         }
-        Some(ShallowDrop {
-            chains: u32::from(vanished > 0),
-            placed: placed as u32,
-            vanished,
+        Some(QuietDrop {
+            placed,
             dead: any_column_dead(heights),
         })
     }
