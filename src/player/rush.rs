@@ -626,6 +626,19 @@ mod tests {
         );
     }
 
+    /// Runs a counter rule on a fresh player with its switch on, then off: it must act, and
+    /// adopt a plan, exactly when on. `params` gives the parameters for "on" or "off".
+    fn acts_only_when_switched_on(
+        params: impl Fn(bool) -> Params,
+        rule: impl Fn(&mut RushPlayer<Shift>) -> bool,
+    ) {
+        for on in [true, false] {
+            let mut player = RushPlayer::<Shift>::new(&params(on));
+            assert_eq!(rule(&mut player), on, "rule on: {on}");
+            assert_eq!(player.plan.is_some(), on, "rule on: {on}");
+        }
+    }
+
     #[test]
     fn a_threat_spike_is_answered_only_with_the_counter_plan_rule_on() {
         let me = PlayerState::default();
@@ -634,17 +647,14 @@ mod tests {
             .map(|&p| PreparedPack::new(p))
             .collect();
         let v = view(5, &packs, &me, &me);
-        for on in [true, false] {
-            let params = Params {
-                no_counter_plan: !on,
-                ..Params::default()
-            };
-            let mut player = RushPlayer::<Shift>::new(&params);
+        let params = |on: bool| Params {
+            no_counter_plan: !on,
+            ..Params::default()
+        };
+        acts_only_when_switched_on(params, |player| {
             player.threats = vec![0, SPIKE_EARLY];
-            let answered = player.counter(&v, Instant::now() + Duration::from_millis(500));
-            assert_eq!(answered, on, "counter plan rule on: {on}");
-            assert_eq!(player.plan.is_some(), on);
-        }
+            player.counter(&v, Instant::now() + Duration::from_millis(500))
+        });
     }
 
     /// A field on which a lone 3 dropped into column 1 fires a 3-chain (3 + 7, then the 9
@@ -675,20 +685,13 @@ mod tests {
             chains: 1,
             ojama: ojama_of(1),
         };
-        for on in [true, false] {
-            let params = Params {
-                no_hold_fire: !on,
-                ..Params::default()
-            };
-            let mut player = RushPlayer::<Shift>::new(&params);
-            let end = Instant::now() + Duration::from_secs(1);
-            assert_eq!(
-                player.hold_fire(&v, &plan, end),
-                on,
-                "hold fire rule on: {on}"
-            );
-            assert_eq!(player.plan.is_some(), on);
-        }
+        let params = |on: bool| Params {
+            no_hold_fire: !on,
+            ..Params::default()
+        };
+        acts_only_when_switched_on(params, |player| {
+            player.hold_fire(&v, &plan, Instant::now() + Duration::from_secs(1))
+        });
     }
 
     #[test]
@@ -703,16 +706,13 @@ mod tests {
         let potential = erase_potential::<Shift>(&opponent.field);
         assert_eq!((potential.chain, potential.trigger), (1, Some((0, 5))));
         let v = view(5, &packs, &me, &opponent);
-        for on in [true, false] {
-            let params = Params {
-                no_outbuild: !on,
-                ..Params::default()
-            };
-            let mut player = RushPlayer::<Shift>::new(&params);
-            let end = Instant::now() + Duration::from_millis(300);
-            assert_eq!(player.outbuild(&v, 0, end), on, "outbuild rule on: {on}");
-            assert_eq!(player.plan.is_some(), on);
-        }
+        let params = |on: bool| Params {
+            no_outbuild: !on,
+            ..Params::default()
+        };
+        acts_only_when_switched_on(params, |player| {
+            player.outbuild(&v, 0, Instant::now() + Duration::from_millis(300))
+        });
         assert_eq!(
             CounterRules::of(&Params::default()),
             CounterRules {
