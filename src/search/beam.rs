@@ -476,7 +476,7 @@ pub struct Beam<'a, N: Neighbourhood> {
     drops: Vec<Action>,
     progress: Progress,
     levels: Vec<Level>,
-    /// The children of the deepest level, sorted by bucket then rank.
+    /// The children of the deepest level, ranked as [`rank_by_bucket`] says.
     candidates: Vec<Child>,
     result: BeamResult,
     neighbours: std::marker::PhantomData<N>,
@@ -607,7 +607,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
             .is_some_and(|budget| self.result.nodes >= budget)
     }
 
-    /// Chooses the next frontier among `candidates` (sorted by bucket, then rank): the best of
+    /// Chooses the next frontier among `candidates` (see [`rank_by_bucket`]): the best of
     /// each bucket, highest chain first, within both widths; and plays their moves again.
     fn select(&mut self, candidates: &[Child]) {
         let chosen = choose_frontier(candidates, self.config.width, self.config.bucket_width);
@@ -643,18 +643,12 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
     }
 
     /// Plays every move of the frontier, removes duplicates and evaluates the rest: the
-    /// children at `depth + 1`, sorted by bucket (high first), then rank, then stable key.
+    /// children at `depth + 1`, ranked as [`rank_by_bucket`] says.
     fn expand(&mut self, depth: usize) -> Vec<Child> {
         let mut children = self.generate(depth);
         dedup_by_key(&mut children);
-        let mut children = self.evaluate_all(children, depth);
-        children.par_sort_unstable_by(|a, b| {
-            b.chain
-                .cmp(&a.chain)
-                .then(b.total.cmp(&a.total))
-                .then(a.tie_key().cmp(&b.tie_key()))
-        });
-        children
+        let children = self.evaluate_all(children, depth);
+        rank_by_bucket(children, self.config.bucket_width)
     }
 
     fn generate(&self, depth: usize) -> Vec<Child> {
@@ -796,7 +790,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
     }
 }
 
-/// The buckets of `candidates` (sorted by bucket, then rank), highest chain first, each with
+/// The buckets of `candidates` (see [`rank_by_bucket`]), highest chain first, each with
 /// how many of its best nodes go on: at most `bucket_width` per bucket and `width` in all.
 fn frontier_buckets(
     candidates: &[Child],
@@ -833,18 +827,104 @@ fn bucket_summary(candidates: &[Child], width: usize, bucket_width: usize) -> Ve
         .collect()
 }
 
-/// Removes children with equal keys, keeping the best path chain, then the stable order; the
-/// survivors are left in frontier order (parent, then move), which is also the order the
-/// evaluation is cut at on a deadline.
+/// Removes children with equal keys, keeping the best path chain, then the earliest in frontier
+/// order (parent, then move): the order `children` come in from the expansion and stay in,
+/// which is also the order the evaluation is cut at on a deadline.
 fn dedup_by_key(children: &mut Vec<Child>) {
-    children.par_sort_unstable_by(|a, b| {
-        a.key
-            .cmp(&b.key)
-            .then(b.path_chain.cmp(&a.path_chain))
-            .then((a.parent, a.action).cmp(&(b.parent, b.action)))
-    });
-    children.dedup_by_key(|c| c.key);
-    children.par_sort_unstable_by_key(|c| (c.parent, c.action));
+    debug_assert!(children.is_sorted_by_key(|c| (c.parent, c.action)));
+    let mut kept = vec![false; children.len()];
+    let mut seen = KeyTable::new(children.len());
+    for (i, child) in children.iter().enumerate() {
+        let index = i as u32;
+        let holder = seen.holder(child.key, index);
+        if *holder == index {
+            kept[i] = true;
+        } else if child.path_chain > children[*holder as usize].path_chain {
+            kept[*holder as usize] = false;
+            kept[i] = true;
+            *holder = index;
+        }
+    }
+    let mut kept = kept.into_iter();
+    children.retain(|_| kept.next().unwrap_or(false));
+}
+
+/// Which child holds each key: open addressing with linear probing, indexed by the top bits of
+/// the key times an odd constant (the key's own low bits depend only on the low bits of the
+/// field's words, and would crowd).
+struct KeyTable {
+    slots: Vec<(u64, u32)>,
+    shift: u32,
+}
+
+impl KeyTable {
+    const FREE: u32 = u32::MAX;
+
+    /// A table for `keys` keys, at most half full.
+    fn new(keys: usize) -> Self {
+        let capacity = (2 * keys).next_power_of_two().max(2);
+        KeyTable {
+            slots: vec![(0, Self::FREE); capacity],
+            shift: 64 - capacity.trailing_zeros(),
+        }
+    }
+
+    /// The child holding `key`, given to `index` if the key is new.
+    fn holder(&mut self, key: u64, index: u32) -> &mut u32 {
+        let mask = self.slots.len() - 1;
+        let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        while self.slots[at].1 != Self::FREE && self.slots[at].0 != key {
+            at = (at + 1) & mask;
+        }
+        if self.slots[at].1 == Self::FREE {
+            self.slots[at] = (key, index);
+        }
+        &mut self.slots[at].1
+    }
+}
+
+/// Orders evaluated children for the frontier choice: by bucket, highest chain first, and in
+/// each bucket its `bucket_width` best (at least its best) in rank order at the front. The
+/// rest of a bucket, which no frontier takes and no rule reads, stays unsorted: sorting every
+/// child of a depth cost more than choosing among them.
+fn rank_by_bucket(children: Vec<Child>, bucket_width: usize) -> Vec<Child> {
+    let mut ranked = group_by_chain(children);
+    for bucket in ranked.chunk_by_mut(|a, b| a.chain == b.chain) {
+        sort_best(bucket, bucket_width.max(1));
+    }
+    ranked
+}
+
+/// `children` grouped by bucket, highest chain first (a counting sort).
+fn group_by_chain(children: Vec<Child>) -> Vec<Child> {
+    let mut next = [0usize; 256];
+    for child in &children {
+        next[usize::from(child.chain)] += 1;
+    }
+    let mut start = 0;
+    for slot in next.iter_mut().rev() {
+        let count = *slot;
+        *slot = start;
+        start += count;
+    }
+    let mut grouped = children.clone();
+    for child in children {
+        let at = &mut next[usize::from(child.chain)];
+        grouped[*at] = child;
+        *at += 1;
+    }
+    grouped
+}
+
+/// Puts the `count` best of `bucket` at its front in rank order: highest total first, then the
+/// stable order of [`Child::tie_key`] (unique after deduplication, so the order is total).
+fn sort_best(bucket: &mut [Child], count: usize) {
+    let by_rank = |a: &Child, b: &Child| b.total.cmp(&a.total).then(a.tie_key().cmp(&b.tie_key()));
+    if bucket.len() > count {
+        bucket.select_nth_unstable_by(count, by_rank);
+    }
+    let top = count.min(bucket.len());
+    bucket[..top].sort_unstable_by(by_rank);
 }
 
 #[cfg(test)]
@@ -875,6 +955,79 @@ mod tests {
         assert_eq!(chains, [9, 9, 9, 9, 7, 7, 7, 2]);
         assert_eq!(chosen[0].total, 100, "the best of a bucket goes first");
         assert!(choose_frontier(&candidates, 0, 4).is_empty());
+    }
+
+    /// Children in frontier order with keys, path chains and ranks from a fixed scramble.
+    fn scrambled_children(count: u32, keys: u64) -> Vec<Child> {
+        (0..count)
+            .map(|i| {
+                let mix = u64::from(i).wrapping_mul(0x2545_F491_4F6C_DD1D) >> 7;
+                Child {
+                    // Keys that differ only above bit 40, so that their low bits all collide.
+                    key: (mix % keys) << 40,
+                    total: (mix >> 20) as i64 % 50,
+                    parent: i / 20,
+                    action: (i % 20) as u8 + 1,
+                    path_chain: (mix >> 30) as u8 % 4,
+                    chain: (mix >> 40) as u8 % 6,
+                    fire: 0,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn dedup_keeps_the_best_path_chain_then_the_earliest_in_frontier_order() {
+        let children = scrambled_children(3000, 700);
+        let mut deduped = children.clone();
+        dedup_by_key(&mut deduped);
+        let mut expected = children.clone();
+        expected.sort_by(|a, b| {
+            a.key
+                .cmp(&b.key)
+                .then(b.path_chain.cmp(&a.path_chain))
+                .then((a.parent, a.action).cmp(&(b.parent, b.action)))
+        });
+        expected.dedup_by_key(|c| c.key);
+        expected.sort_by_key(|c| (c.parent, c.action));
+        assert!(expected.len() < children.len() / 2, "the keys repeat");
+        let order =
+            |v: &[Child]| -> Vec<(u32, u8)> { v.iter().map(|c| (c.parent, c.action)).collect() };
+        assert_eq!(order(&deduped), order(&expected));
+    }
+
+    #[test]
+    fn ranking_fronts_each_bucket_with_its_best_in_rank_order() {
+        let children = scrambled_children(3000, u64::MAX);
+        let mut sorted = children.clone();
+        sorted.sort_by(|a, b| {
+            b.chain
+                .cmp(&a.chain)
+                .then(b.total.cmp(&a.total))
+                .then(a.tie_key().cmp(&b.tie_key()))
+        });
+        let width = 37;
+        let ranked = rank_by_bucket(children, width);
+        assert_eq!(ranked.len(), sorted.len());
+        let ranked_buckets: Vec<&[Child]> = ranked.chunk_by(|a, b| a.chain == b.chain).collect();
+        let sorted_buckets: Vec<&[Child]> = sorted.chunk_by(|a, b| a.chain == b.chain).collect();
+        assert_eq!(ranked_buckets.len(), 6);
+        assert_eq!(ranked_buckets.len(), sorted_buckets.len());
+        let ids =
+            |v: &[Child]| -> Vec<(u32, u8)> { v.iter().map(|c| (c.parent, c.action)).collect() };
+        for (got, want) in ranked_buckets.iter().zip(&sorted_buckets) {
+            assert_eq!(got.len(), want.len());
+            assert_eq!(ids(&got[..width]), ids(&want[..width]));
+            let mut rest = ids(&got[width..]);
+            rest.sort();
+            let mut want_rest = ids(&want[width..]);
+            want_rest.sort();
+            assert_eq!(rest, want_rest, "the rest of a bucket is the same children");
+        }
+        assert_eq!(
+            ids(&choose_frontier(&ranked, 100, width)),
+            ids(&choose_frontier(&sorted, 100, width))
+        );
     }
 
     fn position(name: &str) -> crate::bench::BenchPosition {
