@@ -18,6 +18,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use fnv::FnvHashMap;
 use rayon::prelude::*;
 use ysai_tables::{chain_ojama, MAX_CHAIN};
 
@@ -833,10 +834,10 @@ fn bucket_summary(candidates: &[Child], width: usize, bucket_width: usize) -> Ve
 fn dedup_by_key(children: &mut Vec<Child>) {
     debug_assert!(children.is_sorted_by_key(|c| (c.parent, c.action)));
     let mut kept = vec![false; children.len()];
-    let mut seen = KeyTable::new(children.len());
+    let mut holders = FnvHashMap::with_capacity_and_hasher(children.len(), Default::default());
     for (i, child) in children.iter().enumerate() {
         let index = i as u32;
-        let holder = seen.holder(child.key, index);
+        let holder = holders.entry(child.key).or_insert(index);
         if *holder == index {
             kept[i] = true;
         } else if child.path_chain > children[*holder as usize].path_chain {
@@ -847,40 +848,6 @@ fn dedup_by_key(children: &mut Vec<Child>) {
     }
     let mut kept = kept.into_iter();
     children.retain(|_| kept.next().unwrap_or(false));
-}
-
-/// Which child holds each key: open addressing with linear probing, indexed by the top bits of
-/// the key times an odd constant (the key's own low bits depend only on the low bits of the
-/// field's words, and would crowd).
-struct KeyTable {
-    slots: Vec<(u64, u32)>,
-    shift: u32,
-}
-
-impl KeyTable {
-    const FREE: u32 = u32::MAX;
-
-    /// A table for `keys` keys, at most half full.
-    fn new(keys: usize) -> Self {
-        let capacity = (2 * keys).next_power_of_two().max(2);
-        KeyTable {
-            slots: vec![(0, Self::FREE); capacity],
-            shift: 64 - capacity.trailing_zeros(),
-        }
-    }
-
-    /// The child holding `key`, given to `index` if the key is new.
-    fn holder(&mut self, key: u64, index: u32) -> &mut u32 {
-        let mask = self.slots.len() - 1;
-        let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
-        while self.slots[at].1 != Self::FREE && self.slots[at].0 != key {
-            at = (at + 1) & mask;
-        }
-        if self.slots[at].1 == Self::FREE {
-            self.slots[at] = (key, index);
-        }
-        &mut self.slots[at].1
-    }
 }
 
 /// Orders evaluated children for the frontier choice: by bucket, highest chain first, and in
