@@ -12,9 +12,19 @@ use std::process::Command;
 /// Features worth reporting (and checking at run time) among those the compiler enables.
 const REPORTED_FEATURES: &[&str] = &["avx2", "bmi2", "fma", "avx512f", "popcnt", "sse4.2"];
 
+/// What the chain loop on lane boards (`ysai_avx512`) needs.
+const LANE_FEATURES: &[&str] = &[
+    "avx512f",
+    "avx512bw",
+    "avx512cd",
+    "avx512vbmi",
+    "avx512vpopcntdq",
+];
+
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(ysai_avx2)");
     println!("cargo::rustc-check-cfg=cfg(ysai_pext)");
+    println!("cargo::rustc-check-cfg=cfg(ysai_avx512)");
     for input in [
         "build.rs",
         "Cargo.toml",
@@ -36,6 +46,9 @@ fn main() {
         }
         if has("bmi2") {
             println!("cargo::rustc-cfg=ysai_pext");
+        }
+        if has("avx2") && LANE_FEATURES.iter().all(|f| has(f)) {
+            println!("cargo::rustc-cfg=ysai_avx512");
         }
     }
     let compiled: Vec<&str> = REPORTED_FEATURES

@@ -6,6 +6,8 @@
 //! columns with BMI2 `pext` where available and a software bit-compress otherwise.
 
 mod compress;
+#[cfg(ysai_avx512)]
+mod lanes;
 
 #[cfg(ysai_avx2)]
 #[path = "avx2.rs"]
@@ -15,6 +17,8 @@ mod backend;
 mod backend;
 
 pub use compress::{compress_column, COMPRESS_BACKEND};
+#[cfg(ysai_avx512)]
+pub use lanes::LaneBoard;
 pub use ysai_tables::{COLUMN_BITS, COLUMN_MASK, HEIGHT, WIDTH};
 
 use std::fmt;

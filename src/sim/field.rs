@@ -5,6 +5,8 @@ use super::action::DROP_COLUMNS;
 use super::neighbours::Neighbourhood;
 use super::pack::PreparedPack;
 use super::Action;
+#[cfg(ysai_avx512)]
+use crate::bitboard::LaneBoard;
 use crate::bitboard::{compress_column, BitBoard, COLUMN_MASK, HEIGHT, WIDTH};
 use std::fmt;
 use ysai_tables::{cell_neighbours, chain_ojama, chain_score, skill_ojama, skill_score};
@@ -550,7 +552,44 @@ impl Field {
     }
 
     /// The chain whose first step removes `doomed` (not empty); returns its number of steps.
-    fn chain_from<N: Neighbourhood>(&mut self, mut doomed: BitBoard) -> u32 {
+    #[inline]
+    fn chain_from<N: Neighbourhood>(&mut self, doomed: BitBoard) -> u32 {
+        #[cfg(ysai_avx512)]
+        if N::SHIFTS {
+            return self.chain_in_lanes(doomed);
+        }
+        self.chain_by_columns::<N>(doomed)
+    }
+
+    /// [`Field::chain_from`] on lane boards: the field is spread to a lane per column once,
+    /// stays in registers for every step, and is packed back at the end.
+    #[cfg(ysai_avx512)]
+    fn chain_in_lanes(&mut self, doomed: BitBoard) -> u32 {
+        // The block board is left out of the loop and rebuilt at the end.
+        let mut boards = [LaneBoard::zero(); 11];
+        for n in 1..OJAMA + 1 {
+            boards[n] = LaneBoard::from_board(self.boards[n]);
+        }
+        let mut doomed = LaneBoard::from_board(doomed);
+        let mut chains = 0;
+        loop {
+            chains += 1;
+            let landed = fall_in_lanes(&mut boards, doomed);
+            doomed = vanishing_in_lanes(&boards, landed);
+            if doomed.is_zero() {
+                break;
+            }
+        }
+        boards[ANY] = boards[1..]
+            .iter()
+            .fold(LaneBoard::zero(), |any, &b| any.or(b));
+        self.boards = boards.map(LaneBoard::to_board);
+        self.heights = boards[ANY].column_counts();
+        chains
+    }
+
+    /// [`Field::chain_from`] on the packed boards, a column at a time.
+    fn chain_by_columns<N: Neighbourhood>(&mut self, mut doomed: BitBoard) -> u32 {
         let mut chains = 0;
         loop {
             chains += 1;
@@ -614,6 +653,46 @@ impl Field {
         }
         moved & ALL_NUMBERS
     }
+}
+
+/// Removes `doomed` from lane boards and lets everything above fall; returns the cells a
+/// block may have fallen to (from the lowest gap of each column up), where any new pair has a
+/// block.
+#[cfg(ysai_avx512)]
+#[inline]
+fn fall_in_lanes(boards: &mut [LaneBoard; 11], doomed: LaneBoard) -> LaneBoard {
+    // Gaps close from the top down, so that the lower gaps of a column stay where they are;
+    // closing a gap also removes its cell.
+    let mut gaps = doomed;
+    while !gaps.is_zero() {
+        let top = gaps.highest();
+        let falling = top.and_above();
+        for board in boards[ANY + 1..].iter_mut() {
+            *board = board.close_gap(falling);
+        }
+        gaps = gaps.and_not(top);
+    }
+    doomed.lowest().and_above()
+}
+
+/// [`Field::vanishing`] on lane boards, for the pairs with a block in `landed`.
+#[cfg(ysai_avx512)]
+#[inline]
+fn vanishing_in_lanes(boards: &[LaneBoard; 11], landed: LaneBoard) -> LaneBoard {
+    let mut doomed = LaneBoard::zero();
+    // A constant range, so that every board index is a constant and the boards stay in
+    // registers.
+    for n in 1..SKILL_NUMBER + 1 {
+        let (low, high) = (boards[n], boards[10 - n]);
+        if !low.or(high).meets(landed) {
+            continue;
+        }
+        let hit = low.and(high.neighbours());
+        if !hit.is_zero() {
+            doomed = doomed.or(hit).or_and(high, hit.neighbours());
+        }
+    }
+    doomed
 }
 
 /// Rows 18..0 top-down: digits, `X` for ojama, `.` for empty.

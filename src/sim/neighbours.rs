@@ -10,6 +10,9 @@ use ysai_tables::ColumnNeighbourTable;
 pub trait Neighbourhood: Copy + Send + Sync + 'static {
     /// The name used on the command line.
     const NAME: &'static str;
+    /// Whether neighbourhoods are shifts, which the chain loop may then compute on lane
+    /// boards where the build has them.
+    const SHIFTS: bool;
     /// The cells touching any cell of `board` (8 directions, cut to the grid).
     fn of(board: BitBoard) -> BitBoard;
 }
@@ -20,6 +23,7 @@ pub struct Shift;
 
 impl Neighbourhood for Shift {
     const NAME: &'static str = "shift";
+    const SHIFTS: bool = true;
     #[inline]
     fn of(board: BitBoard) -> BitBoard {
         board.neighbours()
@@ -39,6 +43,7 @@ pub fn column_table() -> &'static ColumnNeighbourTable {
 
 impl Neighbourhood for Table {
     const NAME: &'static str = "table";
+    const SHIFTS: bool = false;
     #[inline]
     fn of(board: BitBoard) -> BitBoard {
         let table = column_table();

@@ -1,0 +1,213 @@
+//! Boards with one 32-bit lane of a 512-bit register per column, for the chain loop on
+//! AVX-512 (`cfg(ysai_avx512)`, see build.rs, which is what makes every intrinsic call below
+//! sound).
+//!
+//! A chain step reads whole boards right after gravity rewrote some of their columns. With
+//! columns packed 24 bits apart that is a column store followed by a wider load, which the
+//! store buffer cannot forward; with a lane per column, gravity is a per-lane shift and the
+//! whole field stays in registers from the first step to the last.
+
+use super::{BitBoard, COLUMN_MASK, WIDTH};
+use std::arch::x86_64::*;
+
+/// Bytes per column in a packed board.
+const PACKED_BYTES: usize = 3;
+
+/// Byte `4x + k` of the lanes (k < 3) is byte `3x + k` of the packed board.
+const SPREAD: [u8; 64] = {
+    let mut index = [0u8; 64];
+    let mut x = 0;
+    while x < WIDTH {
+        let mut k = 0;
+        while k < PACKED_BYTES {
+            index[4 * x + k] = (PACKED_BYTES * x + k) as u8;
+            k += 1;
+        }
+        x += 1;
+    }
+    index
+};
+
+/// The lane bytes [`SPREAD`] fills; the rest are zeroed.
+const SPREAD_KEEP: u64 = {
+    let mut keep = 0u64;
+    let mut x = 0;
+    while x < WIDTH {
+        keep |= 0b111 << (4 * x);
+        x += 1;
+    }
+    keep
+};
+
+/// Byte `3x + k` of the packed board is byte `4x + k` of the lanes.
+const GATHER: [u8; 64] = {
+    let mut index = [0u8; 64];
+    let mut byte = 0;
+    while byte < PACKED_BYTES * WIDTH {
+        index[byte] = (4 * (byte / PACKED_BYTES) + byte % PACKED_BYTES) as u8;
+        byte += 1;
+    }
+    index
+};
+
+/// The packed bytes [`GATHER`] fills.
+const GATHER_KEEP: u64 = (1 << (PACKED_BYTES * WIDTH)) - 1;
+
+/// A set of cells, lane `x` holding column `x` (bit `y` = row `y`); lanes 10..16 stay zero.
+#[derive(Clone, Copy)]
+pub struct LaneBoard(__m512i);
+
+impl LaneBoard {
+    #[inline]
+    pub fn zero() -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        LaneBoard(unsafe { _mm512_setzero_si512() })
+    }
+
+    /// Every cell of the 10 x 19 grid.
+    #[inline]
+    fn grid() -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe {
+            LaneBoard(_mm512_maskz_set1_epi32(
+                (1 << WIDTH) - 1,
+                COLUMN_MASK as i32,
+            ))
+        }
+    }
+
+    #[inline]
+    pub fn from_board(board: BitBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs); the index table is
+        // 64 bytes.
+        unsafe {
+            let index = _mm512_loadu_si512(SPREAD.as_ptr().cast());
+            let packed = _mm512_zextsi256_si512(board.raw);
+            LaneBoard(_mm512_maskz_permutexvar_epi8(SPREAD_KEEP, index, packed))
+        }
+    }
+
+    #[inline]
+    pub fn to_board(self) -> BitBoard {
+        // SAFETY: as in `from_board`.
+        unsafe {
+            let index = _mm512_loadu_si512(GATHER.as_ptr().cast());
+            let packed = _mm512_maskz_permutexvar_epi8(GATHER_KEEP, index, self.0);
+            BitBoard {
+                raw: _mm512_castsi512_si256(packed),
+            }
+        }
+    }
+
+    #[inline]
+    pub fn is_zero(self) -> bool {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe { _mm512_test_epi32_mask(self.0, self.0) == 0 }
+    }
+
+    /// Whether the two sets share a cell.
+    #[inline]
+    pub fn meets(self, other: LaneBoard) -> bool {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe { _mm512_test_epi32_mask(self.0, other.0) != 0 }
+    }
+
+    #[inline]
+    pub fn and(self, other: LaneBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        LaneBoard(unsafe { _mm512_and_si512(self.0, other.0) })
+    }
+
+    #[inline]
+    pub fn or(self, other: LaneBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        LaneBoard(unsafe { _mm512_or_si512(self.0, other.0) })
+    }
+
+    /// `self & !other`.
+    #[inline]
+    pub fn and_not(self, other: LaneBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        LaneBoard(unsafe { _mm512_andnot_si512(other.0, self.0) })
+    }
+
+    /// `self | (a & b)` in one instruction.
+    #[inline]
+    pub fn or_and(self, a: LaneBoard, b: LaneBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        LaneBoard(unsafe { _mm512_ternarylogic_epi32::<0xF8>(self.0, a.0, b.0) })
+    }
+
+    /// The cells touching any cell of `self` in the 8 directions, cut to the grid, as
+    /// [`BitBoard::neighbours`] (a cell of `self` only if another touches it).
+    #[inline]
+    pub fn neighbours(self) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe {
+            let v = self.0;
+            let beside = _mm512_or_si512(_mm512_slli_epi32::<1>(v), _mm512_srli_epi32::<1>(v));
+            let spread = _mm512_or_si512(v, beside);
+            let zero = _mm512_setzero_si512();
+            // Lane x of (spread : zero) >> 15 lanes is lane x - 1 of `spread`, and of
+            // (zero : spread) >> 1 lane is lane x + 1.
+            let from_left = _mm512_alignr_epi32::<15>(spread, zero);
+            let from_right = _mm512_alignr_epi32::<1>(zero, spread);
+            let around = _mm512_ternarylogic_epi32::<0xFE>(beside, from_left, from_right);
+            LaneBoard(_mm512_and_si512(around, Self::grid().0))
+        }
+    }
+
+    /// The lowest cell of each column.
+    #[inline]
+    pub fn lowest(self) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe {
+            let negated = _mm512_sub_epi32(_mm512_setzero_si512(), self.0);
+            LaneBoard(_mm512_and_si512(self.0, negated))
+        }
+    }
+
+    /// The highest cell of each column.
+    #[inline]
+    pub fn highest(self) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe {
+            // An empty lane has 32 leading zeros, and the top bit shifted 32 places is 0.
+            let zeros = _mm512_lzcnt_epi32(self.0);
+            LaneBoard(_mm512_srlv_epi32(_mm512_set1_epi32(i32::MIN), zeros))
+        }
+    }
+
+    /// The cell of each column of `self` (single cells per column) and those above it;
+    /// nothing in an empty column.
+    #[inline]
+    pub fn and_above(self) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        LaneBoard(unsafe { _mm512_sub_epi32(_mm512_setzero_si512(), self.0) })
+    }
+
+    /// Removes the lowest cell of `falling` (a board from [`LaneBoard::and_above`]) from each
+    /// column and moves the cells above it down one row.
+    #[inline]
+    pub fn close_gap(self, falling: LaneBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe {
+            let lowered = _mm512_srli_epi32::<1>(self.0);
+            // falling ? lowered : self
+            LaneBoard(_mm512_ternarylogic_epi32::<0xD8>(
+                self.0, lowered, falling.0,
+            ))
+        }
+    }
+
+    /// Cells per column, as [`crate::sim::Field`] keeps its heights: byte `x` of 16 bytes,
+    /// read as two little-endian words.
+    #[inline]
+    pub fn column_counts(self) -> [u64; 2] {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe {
+            let counts = _mm512_cvtepi32_epi8(_mm512_popcnt_epi32(self.0));
+            std::mem::transmute::<__m128i, [u64; 2]>(counts)
+        }
+    }
+}
