@@ -13,9 +13,13 @@ use std::arch::x86_64::*;
 /// Bytes per column in a packed board.
 const PACKED_BYTES: usize = 3;
 
-/// Byte `4x + k` of the lanes (k < 3) is byte `3x + k` of the packed board.
+/// Where the spread lanes read a zero: the upper half of a packed board widened to 512 bits.
+const PACKED_ZERO: u8 = 32;
+
+/// Byte `4x + k` of the lanes (k < 3) is byte `3x + k` of the packed board; every other lane
+/// byte is zero.
 const SPREAD: [u8; 64] = {
-    let mut index = [0u8; 64];
+    let mut index = [PACKED_ZERO; 64];
     let mut x = 0;
     while x < WIDTH {
         let mut k = 0;
@@ -28,20 +32,12 @@ const SPREAD: [u8; 64] = {
     index
 };
 
-/// The lane bytes [`SPREAD`] fills; the rest are zeroed.
-const SPREAD_KEEP: u64 = {
-    let mut keep = 0u64;
-    let mut x = 0;
-    while x < WIDTH {
-        keep |= 0b111 << (4 * x);
-        x += 1;
-    }
-    keep
-};
+/// Where the packed board reads a zero: the top byte of lane 15, always empty.
+const LANES_ZERO: u8 = 63;
 
-/// Byte `3x + k` of the packed board is byte `4x + k` of the lanes.
+/// Byte `3x + k` of the packed board is byte `4x + k` of the lanes; bytes 30 and 31 are zero.
 const GATHER: [u8; 64] = {
-    let mut index = [0u8; 64];
+    let mut index = [LANES_ZERO; 64];
     let mut byte = 0;
     while byte < PACKED_BYTES * WIDTH {
         index[byte] = (4 * (byte / PACKED_BYTES) + byte % PACKED_BYTES) as u8;
@@ -50,10 +46,8 @@ const GATHER: [u8; 64] = {
     index
 };
 
-/// The packed bytes [`GATHER`] fills.
-const GATHER_KEEP: u64 = (1 << (PACKED_BYTES * WIDTH)) - 1;
-
-/// A set of cells, lane `x` holding column `x` (bit `y` = row `y`); lanes 10..16 stay zero.
+/// A set of cells, lane `x` holding column `x` (bit `y` = row `y`); the bits above the grid
+/// and lanes 10..16 stay zero.
 #[derive(Clone, Copy)]
 pub struct LaneBoard(__m512i);
 
@@ -83,7 +77,7 @@ impl LaneBoard {
         unsafe {
             let index = _mm512_loadu_si512(SPREAD.as_ptr().cast());
             let packed = _mm512_zextsi256_si512(board.raw);
-            LaneBoard(_mm512_maskz_permutexvar_epi8(SPREAD_KEEP, index, packed))
+            LaneBoard(_mm512_permutexvar_epi8(index, packed))
         }
     }
 
@@ -92,7 +86,7 @@ impl LaneBoard {
         // SAFETY: as in `from_board`.
         unsafe {
             let index = _mm512_loadu_si512(GATHER.as_ptr().cast());
-            let packed = _mm512_maskz_permutexvar_epi8(GATHER_KEEP, index, self.0);
+            let packed = _mm512_permutexvar_epi8(index, self.0);
             BitBoard {
                 raw: _mm512_castsi512_si256(packed),
             }
@@ -110,12 +104,6 @@ impl LaneBoard {
     pub fn meets(self, other: LaneBoard) -> bool {
         // SAFETY: AVX-512 is enabled for this build (see the module docs).
         unsafe { _mm512_test_epi32_mask(self.0, other.0) != 0 }
-    }
-
-    #[inline]
-    pub fn and(self, other: LaneBoard) -> Self {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        LaneBoard(unsafe { _mm512_and_si512(self.0, other.0) })
     }
 
     #[inline]
@@ -155,6 +143,35 @@ impl LaneBoard {
             let around = _mm512_ternarylogic_epi32::<0xFE>(beside, from_left, from_right);
             LaneBoard(_mm512_and_si512(around, Self::grid().0))
         }
+    }
+
+    /// The cells of `within` that touch a cell of `self`, for two disjoint sets (with
+    /// [`LaneBoard::neighbours`] and an intersection it is two instructions more).
+    #[inline]
+    pub fn touching_in(self, within: LaneBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe {
+            let v = self.0;
+            // `self` and above and below it: `within` has no cell of `self`.
+            let spread = _mm512_ternarylogic_epi32::<0xFE>(
+                v,
+                _mm512_slli_epi32::<1>(v),
+                _mm512_srli_epi32::<1>(v),
+            );
+            let zero = _mm512_setzero_si512();
+            let from_left = _mm512_alignr_epi32::<15>(spread, zero);
+            let from_right = _mm512_alignr_epi32::<1>(zero, spread);
+            // within & (from_left | from_right), then | (within & spread)
+            let across = _mm512_ternarylogic_epi32::<0xE0>(within.0, from_left, from_right);
+            LaneBoard(_mm512_ternarylogic_epi32::<0xF8>(across, within.0, spread))
+        }
+    }
+
+    /// `self | a | b` in one instruction.
+    #[inline]
+    pub fn or3(self, a: LaneBoard, b: LaneBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        LaneBoard(unsafe { _mm512_ternarylogic_epi32::<0xFE>(self.0, a.0, b.0) })
     }
 
     /// The lowest cell of each column.

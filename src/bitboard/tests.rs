@@ -121,3 +121,115 @@ fn compress_matches_the_software_reference() {
     );
     assert_eq!(compress::software_compress(u32::MAX, 0), 0);
 }
+
+/// Lane boards against the packed boards they stand for.
+#[cfg(ysai_avx512)]
+mod lane_boards {
+    use super::*;
+
+    fn lanes(board: BitBoard) -> LaneBoard {
+        LaneBoard::from_board(board)
+    }
+
+    /// The columns of a board, bottom row as bit 0.
+    fn columns(board: BitBoard) -> [u32; WIDTH] {
+        std::array::from_fn(|x| board.column(x))
+    }
+
+    #[test]
+    fn spreading_and_packing_give_the_board_back() {
+        let mut rng = Rng::new(11);
+        for _ in 0..2000 {
+            let board = random_grid_board(&mut rng);
+            assert_eq!(lanes(board).to_board(), board, "{board:?}");
+        }
+        assert!(lanes(BitBoard::ZERO).is_zero());
+        assert!(!lanes(BitBoard::cell(9, 18)).is_zero());
+    }
+
+    #[test]
+    fn neighbours_and_touching_match_the_packed_board() {
+        let mut rng = Rng::new(12);
+        for _ in 0..2000 {
+            let board = random_grid_board(&mut rng) & random_grid_board(&mut rng);
+            let within = random_grid_board(&mut rng).and_not(board);
+            assert_eq!(lanes(board).neighbours().to_board(), board.neighbours());
+            let touching = lanes(board).touching_in(lanes(within)).to_board();
+            assert_eq!(
+                touching,
+                within & board.neighbours(),
+                "{board:?} {within:?}"
+            );
+            assert_eq!(
+                lanes(board).meets(lanes(within)),
+                !(board & within).is_zero()
+            );
+        }
+    }
+
+    #[test]
+    fn lowest_highest_and_above_work_per_column() {
+        let mut rng = Rng::new(13);
+        for _ in 0..2000 {
+            let board = random_grid_board(&mut rng) & random_grid_board(&mut rng);
+            let [low, high, above] = [
+                lanes(board).lowest(),
+                lanes(board).highest(),
+                lanes(board).lowest().and_above(),
+            ]
+            .map(|b| columns(b.to_board()));
+            for (x, column) in columns(board).into_iter().enumerate() {
+                let lowest = column & column.wrapping_neg();
+                let highest = if column == 0 { 0 } else { 1 << column.ilog2() };
+                assert_eq!((low[x], high[x]), (lowest, highest), "column {x}");
+                // Packed, a column keeps the low 24 bits of its lane.
+                let expected = if column == 0 {
+                    0
+                } else {
+                    0xFF_FFFF & !(lowest - 1)
+                };
+                assert_eq!(above[x], expected, "column {x}");
+            }
+        }
+    }
+
+    #[test]
+    fn closing_a_gap_drops_the_cells_above_it_one_row() {
+        let mut rng = Rng::new(14);
+        for _ in 0..2000 {
+            let board = random_grid_board(&mut rng);
+            let gap_rows: [u32; WIDTH] = std::array::from_fn(|_| rng.below(19) as u32);
+            let gaps = (0..WIDTH).fold(BitBoard::ZERO, |acc, x| {
+                acc | BitBoard::cell(x, gap_rows[x] as usize)
+            });
+            let closed = columns(lanes(board).close_gap(lanes(gaps).and_above()).to_board());
+            for (x, column) in columns(board).into_iter().enumerate() {
+                let keep = COLUMN_MASK & !(1 << gap_rows[x]);
+                assert_eq!(closed[x], compress_column(column, keep), "column {x}");
+            }
+        }
+    }
+
+    #[test]
+    fn column_counts_are_heights_bytes() {
+        let mut rng = Rng::new(15);
+        for _ in 0..500 {
+            let board = random_grid_board(&mut rng);
+            let bytes: Vec<u8> = lanes(board)
+                .column_counts()
+                .iter()
+                .flat_map(|word| word.to_le_bytes())
+                .collect();
+            let expected: Vec<u8> = (0..16)
+                .map(|x| {
+                    if x < WIDTH {
+                        board.column(x).count_ones() as u8
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            assert_eq!(bytes, expected);
+        }
+    }
+}
