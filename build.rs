@@ -1,7 +1,7 @@
 //! Build facts the program reports about itself:
-//! - the backend choice, as two cfgs the code can test: `ysai_avx2` (AVX2 bitboards) and
-//!   `ysai_pext` (BMI2 gravity); both are off with the `scalar` feature, which forces the
-//!   portable code on any CPU;
+//! - the backend choice, as cfgs the code can test: `ysai_avx2` (AVX2 bitboards), `ysai_pext`
+//!   (BMI2 gravity) and `ysai_avx512` (the chain loop on AVX-512 lane boards); all are off with
+//!   the `scalar` feature, which forces the portable code on any CPU;
 //! - the build tier (`YSAI_TIER`: the `target-cpu` the build was given) and the CPU features
 //!   the code was compiled to use (`YSAI_TARGET_FEATURES`);
 //! - the commit (`YSAI_COMMIT`, short hash, `-dirty` for uncommitted changes), so that the
@@ -10,7 +10,18 @@
 use std::process::Command;
 
 /// Features worth reporting (and checking at run time) among those the compiler enables.
-const REPORTED_FEATURES: &[&str] = &["avx2", "bmi2", "fma", "avx512f", "popcnt", "sse4.2"];
+const REPORTED_FEATURES: &[&str] = &[
+    "avx2",
+    "bmi2",
+    "fma",
+    "avx512f",
+    "avx512bw",
+    "avx512cd",
+    "avx512vbmi",
+    "avx512vpopcntdq",
+    "popcnt",
+    "sse4.2",
+];
 
 /// What the chain loop on lane boards (`ysai_avx512`) needs.
 const LANE_FEATURES: &[&str] = &[

@@ -537,10 +537,11 @@ fn compare_fields(fast: &PlayerState, naive: &OracleField) -> Option<String> {
 /// features the machine has.
 pub fn build_description(tool: &str) -> String {
     format!(
-        "{} {tool}: bitboard backend {}, gravity {}, CPU features: {}, {} threads",
+        "{} {tool}: bitboard backend {}, gravity {}, chains on {}, CPU features: {}, {} threads",
         crate::play::build(),
         crate::bitboard::BACKEND,
         crate::bitboard::COMPRESS_BACKEND,
+        crate::bitboard::CHAIN_BOARDS,
         cpu_features().join(" "),
         rayon::current_num_threads()
     )
@@ -566,6 +567,10 @@ pub fn cpu_features() -> Vec<&'static str> {
             ("bmi2", detected!("bmi2")),
             ("fma", detected!("fma")),
             ("avx512f", detected!("avx512f")),
+            ("avx512bw", detected!("avx512bw")),
+            ("avx512cd", detected!("avx512cd")),
+            ("avx512vbmi", detected!("avx512vbmi")),
+            ("avx512vpopcntdq", detected!("avx512vpopcntdq")),
             ("popcnt", detected!("popcnt")),
             ("sse4.2", detected!("sse4.2")),
         ];

@@ -1,7 +1,7 @@
 //! The bitboard simulator against the naive oracle on random games, for this build's backend
 //! (CI runs the suite again with `--features scalar`) and both neighbour modes.
 
-use ysai::bitboard::{BACKEND, COMPRESS_BACKEND};
+use ysai::bitboard::{BACKEND, CHAIN_BOARDS, COMPRESS_BACKEND};
 use ysai::selfcheck::{run, Report};
 use ysai::sim::{Neighbourhood, Shift, Table};
 
@@ -9,8 +9,13 @@ const TURNS: u64 = 100_000;
 
 fn check<N: Neighbourhood>(seed: u64) -> Report {
     let report = run::<N>(TURNS, seed);
+    let chains_on = if N::SHIFTS {
+        CHAIN_BOARDS
+    } else {
+        "packed-columns"
+    };
     println!(
-        "{BACKEND}/{COMPRESS_BACKEND}/{}: {} turns, {} games, {} skills, {} ojama rows, {} deaths, longest chain {}",
+        "{BACKEND}/{COMPRESS_BACKEND}/{chains_on}/{}: {} turns, {} games, {} skills, {} ojama rows, {} deaths, longest chain {}",
         N::NAME,
         report.turns,
         report.games,

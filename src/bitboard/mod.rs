@@ -27,6 +27,13 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 /// Which bitboard backend this build uses.
 pub const BACKEND: &str = backend::NAME;
 
+/// The boards the chain loop of `--neighbours shift` runs on in this build.
+pub const CHAIN_BOARDS: &str = if cfg!(ysai_avx512) {
+    "avx512-lanes"
+} else {
+    "packed-columns"
+};
+
 /// A set of cells of one field. Held in the backend's native type (a vector register with
 /// AVX2), so that copies of boards and fields are wide moves, which later wide loads can read
 /// straight from the store buffer.
