@@ -184,17 +184,6 @@ impl LaneBoard {
         }
     }
 
-    /// The highest cell of each column.
-    #[inline]
-    pub fn highest(self) -> Self {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        unsafe {
-            // An empty lane has 32 leading zeros, and the top bit shifted 32 places is 0.
-            let zeros = _mm512_lzcnt_epi32(self.0);
-            LaneBoard(_mm512_srlv_epi32(_mm512_set1_epi32(i32::MIN), zeros))
-        }
-    }
-
     /// The cell of each column of `self` (single cells per column) and those above it;
     /// nothing in an empty column.
     #[inline]

@@ -661,18 +661,21 @@ impl Field {
 #[cfg(ysai_avx512)]
 #[inline]
 fn fall_in_lanes(boards: &mut [LaneBoard; 11], doomed: LaneBoard) -> LaneBoard {
-    // Gaps close from the top down, so that the lower gaps of a column stay where they are;
-    // closing a gap also removes its cell.
+    // Gaps close from the bottom up, each taking its cell away and moving the gaps above it
+    // down with the blocks.
+    let landed = doomed.lowest().and_above();
+    let mut falling = landed;
     let mut gaps = doomed;
-    while !gaps.is_zero() {
-        let top = gaps.highest();
-        let falling = top.and_above();
+    loop {
         for board in boards[ANY + 1..].iter_mut() {
             *board = board.close_gap(falling);
         }
-        gaps = gaps.and_not(top);
+        gaps = gaps.close_gap(falling);
+        if gaps.is_zero() {
+            return landed;
+        }
+        falling = gaps.lowest().and_above();
     }
-    doomed.lowest().and_above()
 }
 
 /// [`Field::vanishing`] on lane boards, for the pairs with a block in `landed`.
