@@ -15,8 +15,6 @@ const REPORTED_FEATURES: &[&str] = &[
     "bmi2",
     "fma",
     "avx512f",
-    "avx512bw",
-    "avx512cd",
     "avx512vbmi",
     "avx512vpopcntdq",
     "popcnt",
@@ -24,13 +22,7 @@ const REPORTED_FEATURES: &[&str] = &[
 ];
 
 /// What the chain loop on lane boards (`ysai_avx512`) needs.
-const LANE_FEATURES: &[&str] = &[
-    "avx512f",
-    "avx512bw",
-    "avx512cd",
-    "avx512vbmi",
-    "avx512vpopcntdq",
-];
+const LANE_FEATURES: &[&str] = &["avx512f", "avx512vbmi", "avx512vpopcntdq"];
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(ysai_avx2)");

@@ -567,8 +567,6 @@ pub fn cpu_features() -> Vec<&'static str> {
             ("bmi2", detected!("bmi2")),
             ("fma", detected!("fma")),
             ("avx512f", detected!("avx512f")),
-            ("avx512bw", detected!("avx512bw")),
-            ("avx512cd", detected!("avx512cd")),
             ("avx512vbmi", detected!("avx512vbmi")),
             ("avx512vpopcntdq", detected!("avx512vpopcntdq")),
             ("popcnt", detected!("popcnt")),
