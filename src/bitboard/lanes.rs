@@ -112,13 +112,6 @@ impl LaneBoard {
         LaneBoard(unsafe { _mm512_or_si512(self.0, other.0) })
     }
 
-    /// `self & !other`.
-    #[inline]
-    pub fn and_not(self, other: LaneBoard) -> Self {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        LaneBoard(unsafe { _mm512_andnot_si512(other.0, self.0) })
-    }
-
     /// `self | (a & b)` in one instruction.
     #[inline]
     pub fn or_and(self, a: LaneBoard, b: LaneBoard) -> Self {
