@@ -46,6 +46,20 @@ const GATHER: [u8; 64] = {
     index
 };
 
+/// `spread` moved one column right and one column left: lane x of (spread : zero) >> 15
+/// lanes is lane x - 1 of `spread`, and of (zero : spread) >> 1 lane is lane x + 1.
+#[inline]
+fn sideways(spread: __m512i) -> (__m512i, __m512i) {
+    // SAFETY: AVX-512 is enabled for this build (see the module docs).
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        (
+            _mm512_alignr_epi32::<15>(spread, zero),
+            _mm512_alignr_epi32::<1>(zero, spread),
+        )
+    }
+}
+
 /// A set of cells, lane `x` holding column `x` (bit `y` = row `y`); the bits above the grid
 /// and lanes 10..16 stay zero.
 #[derive(Clone, Copy)]
@@ -128,11 +142,7 @@ impl LaneBoard {
             let v = self.0;
             let beside = _mm512_or_si512(_mm512_slli_epi32::<1>(v), _mm512_srli_epi32::<1>(v));
             let spread = _mm512_or_si512(v, beside);
-            let zero = _mm512_setzero_si512();
-            // Lane x of (spread : zero) >> 15 lanes is lane x - 1 of `spread`, and of
-            // (zero : spread) >> 1 lane is lane x + 1.
-            let from_left = _mm512_alignr_epi32::<15>(spread, zero);
-            let from_right = _mm512_alignr_epi32::<1>(zero, spread);
+            let (from_left, from_right) = sideways(spread);
             let around = _mm512_ternarylogic_epi32::<0xFE>(beside, from_left, from_right);
             LaneBoard(_mm512_and_si512(around, Self::grid().0))
         }
@@ -151,9 +161,7 @@ impl LaneBoard {
                 _mm512_slli_epi32::<1>(v),
                 _mm512_srli_epi32::<1>(v),
             );
-            let zero = _mm512_setzero_si512();
-            let from_left = _mm512_alignr_epi32::<15>(spread, zero);
-            let from_right = _mm512_alignr_epi32::<1>(zero, spread);
+            let (from_left, from_right) = sideways(spread);
             // within & (from_left | from_right), then | (within & spread)
             let across = _mm512_ternarylogic_epi32::<0xE0>(within.0, from_left, from_right);
             LaneBoard(_mm512_ternarylogic_epi32::<0xF8>(across, within.0, spread))
