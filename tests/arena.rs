@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::Mutex;
+use std::sync::RwLock;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -59,7 +59,15 @@ fn ysai(args: &[&str]) -> Command {
     command
 }
 
+/// Runs `ysai` to the end, sharing the cores with the other tests but never with a clocked game.
 fn run(args: &[&str]) -> Run {
+    let _sharing = CORES
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    run_now(args)
+}
+
+fn run_now(args: &[&str]) -> Run {
     let run: Run = ysai(args).output().expect("ysai runs").into();
     run.assert_no_panic();
     run
@@ -112,9 +120,13 @@ fn results(path: &Path) -> Vec<Value> {
 
 /// Plays one game of `p0` against `p1` and returns its result line.
 fn one_game(dir: &Path, p0: &str, p1: &str, tc: &str) -> Value {
+    game_line(dir, p0, p1, tc, run)
+}
+
+fn game_line(dir: &Path, p0: &str, p1: &str, tc: &str, runner: fn(&[&str]) -> Run) -> Value {
     let file = dir.join("results.jsonl");
     let _ = fs::remove_file(&file);
-    let run = run(&[
+    let run = runner(&[
         "arena",
         "--p0",
         p0,
@@ -133,29 +145,35 @@ fn one_game(dir: &Path, p0: &str, p1: &str, tc: &str) -> Value {
     lines.remove(0)
 }
 
-/// Games whose players think against the clock take turns: sharing the cores would shrink
-/// their searches, and with them the play a test asserts.
-static CLOCKED_GAMES: Mutex<()> = Mutex::new(());
+/// Games whose players think against the clock have the cores to themselves: sharing them,
+/// with another clocked game or any other test's run, would shrink their searches, and with
+/// them the play a test asserts.
+static CORES: RwLock<()> = RwLock::new(());
 
-/// Plays one clocked game of `p0` against `p1` while no other such game runs.
+/// Plays one clocked game of `p0` against `p1` while no other test runs `ysai` to the end.
 fn one_game_alone(p0: &str, p1: &str, tc: &str) -> Value {
-    let _alone = CLOCKED_GAMES
-        .lock()
+    let _alone = CORES
+        .write()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let dir = TempDir::new().unwrap();
-    one_game(dir.path(), p0, p1, tc)
+    game_line(dir.path(), p0, p1, tc, run_now)
 }
 
 /// Asserts that `p0` lost on `turn` for `reason` against greedy.
 fn assert_p0_loses(p0: &str, reason: &str, turn: u64) -> Value {
     let dir = TempDir::new().unwrap();
     let line = one_game(dir.path(), p0, "greedy", FAST_TC);
+    assert_p0_lost(&line, reason, turn);
+    line
+}
+
+/// Asserts that the game of `line` ended on `turn` with p0 losing for `reason`.
+fn assert_p0_lost(line: &Value, reason: &str, turn: u64) {
     assert_eq!(line["winner"], 1, "{line}");
     assert_eq!(line["reason"], reason, "{line}");
     assert_eq!(line["losers"][0], reason, "{line}");
     assert_eq!(line["losers"][1], Value::Null, "{line}");
     assert_eq!(line["turn"], turn, "{line}");
-    line
 }
 
 #[test]
@@ -209,9 +227,15 @@ fn timeout_loses_and_the_hung_ai_is_killed_with_its_children() {
     let dir = TempDir::new().unwrap();
     let pid_file = dir.path().join("sleeper.pid");
     let hang = format!("sleep 60 & echo $! > '{}'; wait", pid_file.display());
+    let p0 = faulty(dir.path(), &hang);
+    // Timed from when no clocked game holds the cores, not from when the test started.
+    let _sharing = CORES
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let start = Instant::now();
-    let line = assert_p0_loses(&faulty(dir.path(), &hang), "timeout", 3);
+    let line = game_line(dir.path(), &p0, "greedy", FAST_TC, run_now);
     assert!(start.elapsed() < Duration::from_secs(20));
+    assert_p0_lost(&line, "timeout", 3);
     let max_think: f64 = line["max_think_ms"][0].as_f64().unwrap();
     assert!((1000.0..1001.0).contains(&max_think), "{line}");
     let pid = fs::read_to_string(&pid_file).unwrap();
