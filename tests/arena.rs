@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::RwLock;
+use std::sync::{RwLock, RwLockReadGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -61,9 +61,7 @@ fn ysai(args: &[&str]) -> Command {
 
 /// Runs `ysai` to the end, sharing the cores with the other tests but never with a clocked game.
 fn run(args: &[&str]) -> Run {
-    let _sharing = CORES
-        .read()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _sharing = sharing_the_cores();
     run_now(args)
 }
 
@@ -150,8 +148,16 @@ fn game_line(dir: &Path, p0: &str, p1: &str, tc: &str, runner: fn(&[&str]) -> Ru
 /// them the play a test asserts.
 static CORES: RwLock<()> = RwLock::new(());
 
+/// Waits until no clocked game holds the cores, then shares them until the guard drops.
+fn sharing_the_cores() -> RwLockReadGuard<'static, ()> {
+    CORES
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// Plays one clocked game of `p0` against `p1` while no other test runs `ysai` to the end.
 fn one_game_alone(p0: &str, p1: &str, tc: &str) -> Value {
+    // A poisoned lock only means another test failed; the cores are still free.
     let _alone = CORES
         .write()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -229,9 +235,7 @@ fn timeout_loses_and_the_hung_ai_is_killed_with_its_children() {
     let hang = format!("sleep 60 & echo $! > '{}'; wait", pid_file.display());
     let p0 = faulty(dir.path(), &hang);
     // Timed from when no clocked game holds the cores, not from when the test started.
-    let _sharing = CORES
-        .read()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _sharing = sharing_the_cores();
     let start = Instant::now();
     let line = game_line(dir.path(), &p0, "greedy", FAST_TC, run_now);
     assert!(start.elapsed() < Duration::from_secs(20));
