@@ -36,6 +36,9 @@ const OPPONENT_FIRST_ROW: usize = 1 + PLAYER_LINES + 4;
 const BAD_TURN: usize = 2;
 /// Turns written into the malformed inputs (some follow the bad one).
 const MALFORMED_TURNS: usize = 4;
+/// The default AI with a second per answer, for tests of how input is read rather than of
+/// what the AI plays: its first turns would otherwise plan for many seconds each.
+const QUICK_DEFAULT: [&str; 2] = ["--turn-ms", "1000"];
 
 /// What one run of the binary printed and how it ended.
 struct Run {
@@ -206,8 +209,9 @@ fn every_snapshot_gets_one_answer() {
         assert_eq!(games[0].turns.len(), 1, "{}", path.display());
         // Only some recorded snapshots end with a newline; both forms must be answered.
         let unterminated = text.strip_suffix('\n').unwrap_or(&text);
-        for input in [text.as_str(), unterminated] {
-            let run = run_input(&[], input);
+        // The flags' defaults for the snapshot as recorded; the other form tests the reading.
+        for (args, input) in [(&[][..], text.as_str()), (&QUICK_DEFAULT[..], unterminated)] {
+            let run = run_input(args, input);
             assert_plays(&run, &games);
         }
     }
@@ -445,7 +449,7 @@ fn missing_end_is_an_error() {
         lines.remove(MY_END);
         found = format!("expected `END`, found `{}`", lines[MY_END]);
     });
-    let run = run_input(&[], input);
+    let run = run_input(&QUICK_DEFAULT, input);
     assert_input_error(&run, bad_turn_line(MY_END), &found);
 }
 
@@ -453,7 +457,7 @@ fn missing_end_is_an_error() {
 fn cell_value_12_is_an_error() {
     let row = MY_FIRST_ROW + 3;
     let input = malformed_input(|lines| set_cell(&mut lines[row], 4, "12"));
-    let run = run_input(&[], input);
+    let run = run_input(&QUICK_DEFAULT, input);
     assert_input_error(
         &run,
         bad_turn_line(row),
@@ -468,7 +472,7 @@ fn short_row_is_an_error() {
         let cells: Vec<&str> = lines[row].split(' ').take(9).collect();
         lines[row] = cells.join(" ");
     });
-    let run = run_input(&[], input);
+    let run = run_input(&QUICK_DEFAULT, input);
     assert_input_error(
         &run,
         bad_turn_line(row),
@@ -479,7 +483,7 @@ fn short_row_is_an_error() {
 #[test]
 fn letters_in_a_number_are_an_error() {
     let input = malformed_input(|lines| lines[MY_TIME] = "17x976".to_string());
-    let run = run_input(&[], input);
+    let run = run_input(&QUICK_DEFAULT, input);
     assert_input_error(
         &run,
         bad_turn_line(MY_TIME),
@@ -506,7 +510,7 @@ fn input_cut_mid_turn_is_an_error() {
     let missing = MY_FIRST_ROW + 7;
     let mut input = malformed_input(|_| {});
     input.truncate(line_start(&input, bad_turn_line(missing)));
-    let run = run_input(&[], input);
+    let run = run_input(&QUICK_DEFAULT, input);
     // The input ends where field row 8 should start.
     assert_input_error(
         &run,
@@ -524,7 +528,7 @@ fn input_cut_mid_line_is_an_error() {
     // Keep the row's first three cells, with no newline after them.
     let kept = line.split(' ').take(3).collect::<Vec<_>>().join(" ");
     input.truncate(start + kept.len());
-    let run = run_input(&[], input);
+    let run = run_input(&QUICK_DEFAULT, input);
     assert_input_error(
         &run,
         bad_turn_line(row),
@@ -554,7 +558,7 @@ fn assert_floating_block_settled(row: usize, field_row: usize, whose: &str) {
         column = Some(x + 1);
     });
     let column = column.expect("edited");
-    let run = run_input(&[], input);
+    let run = run_input(&QUICK_DEFAULT, input);
     run.assert_no_panic();
     assert_eq!(
         run.answers().len(),
