@@ -65,6 +65,7 @@ fn run(args: &[&str]) -> Run {
     run_now(args)
 }
 
+/// Runs `ysai` to the end at once: for callers that already hold the cores' lock.
 fn run_now(args: &[&str]) -> Run {
     let run: Run = ysai(args).output().expect("ysai runs").into();
     run.assert_no_panic();
