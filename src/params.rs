@@ -95,9 +95,12 @@ pub enum Replanner {
     Anytime,
 }
 
-/// What proposes each turn's move to the full search (`--planner`).
+/// What plans the full AI's moves (`--planner`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Planner {
+    /// ysai's turn: plans from the widened beam search, the fire and counter rules, the full
+    /// search overruling a plan only on a forced win or the plan's move dying (`src/policy/`).
+    Beam,
     /// The original's: the first plan, the fire rule and the replans above.
     Ysai,
     /// The rush player (its plans, counters and fire rule) proposes every move, played if it
@@ -335,18 +338,18 @@ pub struct Params {
     #[arg(help_heading = heading::TURN_BEAMS,
           help = "Later plans: beam (the original's per-turn beam), anytime (a plan followed while it replays)")]
     pub replanner: Replanner,
-    /// `--planner ysai|rush`: what proposes each turn's move to the full search.
-    #[arg(long = "planner", value_name = "ysai|rush", value_enum,
+    /// `--planner beam|rush|ysai`: what plans the full AI's moves.
+    #[arg(long = "planner", value_name = "beam|rush|ysai", value_enum,
           hide_possible_values = true, default_value_t = D.planner)]
     #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Move proposals: rush (the rush player's move, played if it survives, or weighed by the search with --guard-ms), ysai (plans, fire rule, replans above)")]
+          help = "Plans: beam (default: widened beam plans, fire and counter rules, the search overruling on forced outcomes), rush (the rush player's move, played if it survives, or weighed with --guard-ms), ysai (the original's plans, fire rule, replans above)")]
     pub planner: Planner,
-    /// `--guard-ms MS`: with `--planner rush`, what the full search weighing the rush player's
-    /// move may take at the qualifier's clock (scaled like every budget); 0 (the default, the
-    /// arena's best) = no search, the move stands if it survives.
+    /// `--guard-ms MS`: what the full search weighing a planned move may take at the
+    /// qualifier's clock (scaled like every budget); 0 = no search, the move stands if it
+    /// survives the turn.
     #[arg(long = "guard-ms", value_name = "MS", default_value_t = D.guard_ms)]
     #[arg(help_heading = heading::TURN_BEAMS,
-          help = "With --planner rush: the full search's time for weighing its move (scaled); 0 (default) = none, a surviving move stands")]
+          help = "The full search's time for weighing a planned move (scaled), with --planner beam or rush; 0 = none, a surviving move stands")]
     pub guard_ms: u64,
     /// `--refine`: the rush player (`--ai rush`, `--planner rush`) spends the turns that only
     /// follow its plan searching again from the real position, and takes a better plan.
@@ -678,7 +681,7 @@ impl Params {
         height_cutoff: HeightCutoff::Qualifier,
         first_beam_widen: false,
         first_planner: FirstPlanner::Beam,
-        beam_eval: BeamEvalKind::Ysai,
+        beam_eval: BeamEvalKind::Potential,
         beam_nodes: 0,
         beam_time_limit_ms: 19_250,
         beam_ignore_eval_max: 70,
@@ -694,8 +697,8 @@ impl Params {
         next_beam_time_ms: 1350,
         next_beam_target_max: 10,
         replanner: Replanner::Beam,
-        planner: Planner::Rush,
-        guard_ms: 0,
+        planner: Planner::Beam,
+        guard_ms: 1_000,
         rush_refine: false,
         rush_spend: false,
         rush_late_game: true,

@@ -2,6 +2,7 @@
 
 use crate::params::{heading, Params, Planner, PlayerKind};
 use crate::player::{BeamPlayer, FullPlayer, Greedy, Player, RandomPlayer, RushPlayer, TurnView};
+use crate::policy::Ysai;
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
 use crate::sim::{
     Action, Field, FieldError, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME,
@@ -113,9 +114,44 @@ const BEAM_FLAGS: &[&str] = &[
     "turn-ms",
 ];
 
+/// What ysai's turn (`--planner beam`) reads besides the full search's flags: the opening's
+/// beam (`-bd -bw -bcw -bminx -bmaxx -ftl`, cut-off, rank, node budget), the per-turn plans'
+/// (`-nbw -nbcw -nbd`), the opponent's answer (`-ebw -ebcw`), the search's time and the rules'
+/// switches.
+const BEAM_PLANNER_FLAGS: &[&str] = &[
+    "bd",
+    "bw",
+    "bcw",
+    "bminx",
+    "bmaxx",
+    "ftl",
+    "height-cutoff",
+    "beam-eval",
+    "beam-nodes",
+    "nbw",
+    "nbcw",
+    "nbd",
+    "ebw",
+    "ebcw",
+    "guard-ms",
+    "no-counter-plan",
+    "no-hold-fire",
+    "no-outbuild",
+    "turn-ms",
+    "tm",
+    "m",
+];
+
 /// Whether the full AI of `params` reads `flag`.
 fn full_ai_uses(params: &Params, flag: &str) -> bool {
     match params.planner {
+        Planner::Beam => {
+            let searched = params.guard_ms > 0
+                && search_only_flags().contains(flag)
+                && !YSAI_PLANNER_FLAGS.contains(&flag)
+                && flag != "fsm";
+            BEAM_PLANNER_FLAGS.contains(&flag) || searched
+        }
         Planner::Ysai => !(RUSH_SETTINGS.contains(&flag) || GUARD_FLAGS.contains(&flag)),
         Planner::Rush => {
             let ysai_only = BEAM_FLAGS.contains(&flag) || YSAI_PLANNER_FLAGS.contains(&flag);
@@ -269,6 +305,7 @@ fn make_player<N: Neighbourhood>(params: &Params) -> Box<dyn Player> {
         PlayerKind::Random => Box::new(RandomPlayer::new(params.seed)),
         PlayerKind::Greedy => Box::new(Greedy::<N>::default()),
         PlayerKind::Beam => Box::new(BeamPlayer::<N>::new(params)),
+        PlayerKind::Full if params.planner == Planner::Beam => Box::new(Ysai::<N>::new(params)),
         PlayerKind::Full => Box::new(FullPlayer::<N>::new(params)),
         PlayerKind::Rush => Box::new(RushPlayer::<N>::new(params)),
     }

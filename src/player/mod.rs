@@ -3,7 +3,7 @@
 
 mod beam;
 mod full;
-mod greedy;
+pub mod greedy;
 mod random;
 mod report;
 mod rush;

@@ -74,7 +74,7 @@ pub enum BeamEval {
 }
 
 impl BeamEval {
-    fn of(params: &Params) -> Self {
+    pub fn of(params: &Params) -> Self {
         match params.beam_eval {
             BeamEvalKind::Ysai => BeamEval::Chain,
             BeamEvalKind::Potential => BeamEval::Potential,
@@ -203,6 +203,15 @@ pub struct BeamRoot<'a> {
     pub packs: &'a [PreparedPack],
 }
 
+/// The biggest chain some node of one depth could fire next, and the way there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BeamFire {
+    /// The moves, the last one firing.
+    pub path: Vec<Action>,
+    pub chains: u32,
+    pub ojama: i64,
+}
+
 /// What a beam search found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BeamResult {
@@ -219,6 +228,9 @@ pub struct BeamResult {
     pub max_chain_depth: usize,
     /// The depth at which the target was first available.
     pub target_depth: Option<usize>,
+    /// `fires[d]`: the biggest fire made by the (d+1)-th move, from the best node of the top
+    /// bucket at depth d (what a plan that ends in a fire is chosen from).
+    pub fires: Vec<Option<BeamFire>>,
     /// Depths completed.
     pub depth: usize,
     /// The deadline cut the search short.
@@ -595,6 +607,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
         for slot in &mut self.result.earliest[..=usize::from(child.chain)] {
             slot.get_or_insert(0);
         }
+        self.result.fires.push(fire_of(&child, Vec::new()));
         self.levels.push(Level {
             nodes: vec![root],
             links: vec![(u32::MAX, 0)],
@@ -729,6 +742,10 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
     fn record(&mut self, candidates: &mut Vec<Child>, depth: usize) -> bool {
         let deepest = candidates.first().map_or(0, |c| u32::from(c.chain));
         self.note_chain(deepest, depth);
+        let fire = candidates
+            .first()
+            .and_then(|best| fire_of(best, self.path_to(best)));
+        self.result.fires.push(fire);
         if let Some(target) = self.config.target {
             if self.result.target_depth.is_none() && self.result.max_chain >= target.chain {
                 self.result.target_depth = Some(depth);
@@ -789,6 +806,20 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
         path.reverse();
         path
     }
+}
+
+/// The fire `child` (reached by `path`) can make next, if it can fire at all.
+fn fire_of(child: &Child, mut path: Vec<Action>) -> Option<BeamFire> {
+    if child.chain == 0 || child.fire == 0 {
+        return None;
+    }
+    path.push(Action::ALL[child.fire as usize]);
+    let chains = u32::from(child.chain);
+    Some(BeamFire {
+        path,
+        chains,
+        ojama: chain_ojama(chains),
+    })
 }
 
 /// The buckets of `candidates` (see [`rank_by_bucket`]), highest chain first, each with

@@ -19,11 +19,11 @@ use super::eval::{
 };
 use super::full::{EnemyModel, FullSearch, RootValues, LOST};
 use super::plan::Plan;
-use super::timeman::{at_turn_limit, depth_caps, Clock, QUALIFIER_TURN_MS};
+use super::timeman::{at_turn_limit, search_depths, Clock};
 use super::tt::TranspositionTable;
 use crate::params::{CounterSearch, FirstPlanner, Params, Replanner};
 use crate::sim::game::OJAMA_ROW;
-use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME};
+use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
 
 /// Turns before this one play the first plan without a search (the qualifier's window).
 const TRUSTED_PLAN_TURNS: usize = 8;
@@ -600,10 +600,8 @@ impl<N: Neighbourhood> Decider<N> {
         if self.params.ignore_time {
             return (mine, enemy);
         }
-        let remaining = PACKS_PER_GAME as i64 - pos.turn as i64;
-        let scale =
-            |ms: i64| ms * QUALIFIER_TURN_MS as i64 / self.params.turn_limit_ms.max(1) as i64;
-        depth_caps(scale(pos.time_left_ms), remaining, mine, enemy)
+        let limit = self.params.turn_limit_ms;
+        search_depths(pos.time_left_ms, limit, pos.turn, (mine, enemy))
     }
 
     /// The enemy's full search, deepened one ply at a time until `depth` or the deadline.
@@ -614,17 +612,7 @@ impl<N: Neighbourhood> Decider<N> {
         deadline: Instant,
     ) -> Option<StatusTable> {
         let root = EnemyLine::root(pos.enemy, pos.me.ojama, pos.me.gauge, 0);
-        let mut done = None;
-        for d in 0..=depth {
-            if let Some(tt) = &self.tt {
-                tt.clear();
-            }
-            match enemy::search::<N>(root, pos.packs, d, self.tt.as_ref(), Some(deadline)) {
-                Some(table) => done = Some(table),
-                None => break,
-            }
-        }
-        done
+        enemy::deepen::<N>(root, pos.packs, depth, self.tt.as_ref(), deadline)
     }
 
     /// My full search, deepened until `depth` or the deadline: the values of the deepest
@@ -638,19 +626,8 @@ impl<N: Neighbourhood> Decider<N> {
         deadline: Instant,
     ) -> Option<(RootValues, usize)> {
         let root = Line::root(pos.turn, pos.me, pos.enemy);
-        let mut done = None;
-        for d in 1..=depth {
-            if let Some(tt) = &self.tt {
-                tt.clear();
-            }
-            let search = self.full_search(pos, table, ctx, d, Some(deadline));
-            match search.run::<N>(&root) {
-                Some(values) if values.best().is_some() => done = Some((values, d)),
-                Some(_) => {}
-                None => break,
-            }
-        }
-        done
+        self.full_search(pos, table, ctx, depth, Some(deadline))
+            .deepen::<N>(&root)
     }
 
     /// The move to play (§9h) among the search's best, the plan's (or the guide's) and the

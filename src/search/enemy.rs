@@ -391,6 +391,28 @@ pub fn search<N: Neighbourhood>(
     Some(table)
 }
 
+/// [`search`] deepened one ply at a time up to `depth` or the deadline, the table cleared
+/// between depths: the summary of the deepest depth that finished.
+pub fn deepen<N: Neighbourhood>(
+    root: EnemyLine,
+    packs: &[PreparedPack],
+    depth: usize,
+    tt: Option<&TranspositionTable>,
+    deadline: Instant,
+) -> Option<StatusTable> {
+    let mut done = None;
+    for d in 0..=depth {
+        if let Some(tt) = tt {
+            tt.clear();
+        }
+        match search::<N>(root, packs, d, tt, Some(deadline)) {
+            Some(table) => done = Some(table),
+            None => break,
+        }
+    }
+    done
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

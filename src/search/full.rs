@@ -57,6 +57,8 @@ pub struct RootValues {
     pub values: Vec<(Action, f64)>,
     /// Positions valued (leaves and inner nodes, transposition hits included).
     pub nodes: u64,
+    /// Inner positions answered by the transposition table.
+    pub hits: u64,
 }
 
 /// Equal values; the node counts differ with the thread count, as the table's hits do.
@@ -86,28 +88,59 @@ impl RootValues {
     }
 }
 
-impl FullSearch<'_> {
+impl<'a> FullSearch<'a> {
     /// Searches every root move from `root` (a line at the start of its turn, before its ojama
     /// row).
     pub fn run<N: Neighbourhood>(&self, root: &Line) -> Option<RootValues> {
         let deadline = Deadline::new(self.deadline);
         let mut node = *root;
         node.drop_rows(0);
-        let searched: Vec<(Action, f64, u64)> = Action::ALL
+        let searched: Vec<(Action, f64, u64, u64)> = Action::ALL
             .par_iter()
             .map(|&action| {
                 let worker = Worker::new(self, &deadline);
                 let value = worker.root_move::<N>(&node, action);
-                (action, value, worker.nodes.get())
+                (action, value, worker.nodes.get(), worker.hits.get())
             })
             .collect();
         if deadline.has_passed() {
             return None;
         }
         Some(RootValues {
-            nodes: searched.iter().map(|&(_, _, n)| n).sum(),
-            values: searched.into_iter().map(|(a, v, _)| (a, v)).collect(),
+            nodes: searched.iter().map(|&(_, _, n, _)| n).sum(),
+            hits: searched.iter().map(|&(_, _, _, h)| h).sum(),
+            values: searched.into_iter().map(|(a, v, _, _)| (a, v)).collect(),
         })
+    }
+
+    /// This search `depth` plies deep.
+    pub fn at_depth(&self, depth: usize) -> FullSearch<'a> {
+        FullSearch {
+            packs: self.packs,
+            depth,
+            enemy: self.enemy,
+            model: self.model,
+            eval: self.eval,
+            tt: self.tt,
+            deadline: self.deadline,
+        }
+    }
+
+    /// Deepens one ply at a time up to this search's depth or its deadline, the table cleared
+    /// between depths: the values of the deepest depth that finished with a surviving move.
+    pub fn deepen<N: Neighbourhood>(&self, root: &Line) -> Option<(RootValues, usize)> {
+        let mut done = None;
+        for d in 1..=self.depth {
+            if let Some(tt) = self.tt {
+                tt.clear();
+            }
+            match self.at_depth(d).run::<N>(root) {
+                Some(values) if values.best().is_some() => done = Some((values, d)),
+                Some(_) => {}
+                None => break,
+            }
+        }
+        done
     }
 
     /// The line the search expects after `first` (§14's "best line"): at each depth my move
@@ -172,6 +205,7 @@ struct Worker<'a> {
     search: &'a FullSearch<'a>,
     deadline: &'a Deadline,
     nodes: Cell<u64>,
+    hits: Cell<u64>,
 }
 
 impl<'a> Worker<'a> {
@@ -180,6 +214,7 @@ impl<'a> Worker<'a> {
             search,
             deadline,
             nodes: Cell::new(0),
+            hits: Cell::new(0),
         }
     }
 
@@ -205,6 +240,7 @@ impl<'a> Worker<'a> {
         }
         let key = line_key(&node, depth);
         if let Some(value) = self.search.tt.and_then(|tt| tt.probe_f64(key)) {
+            self.hits.set(self.hits.get() + 1);
             return value;
         }
         let pack = &self.search.packs[pack_index];

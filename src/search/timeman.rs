@@ -106,6 +106,19 @@ impl Clone for Deadline {
     }
 }
 
+/// My and the enemy's full-search depths on `turn` with `game_left_ms` left at a turn limit
+/// of `turn_limit_ms`: the flags, capped as [`depth_caps`] says for the qualifier's clock.
+pub fn search_depths(
+    game_left_ms: i64,
+    turn_limit_ms: u64,
+    turn: usize,
+    (mine, enemy): (usize, usize),
+) -> (usize, usize) {
+    let remaining = crate::sim::PACKS_PER_GAME as i64 - turn as i64;
+    let scaled = game_left_ms * QUALIFIER_TURN_MS as i64 / turn_limit_ms.max(1) as i64;
+    depth_caps(scaled, remaining, mine, enemy)
+}
+
 /// Caps on my and the enemy's full-search depth by the time left (§9i), where `remaining_turns`
 /// is 500 - turn. Returns `(mine, enemy)`, never above the given depths.
 pub fn depth_caps(

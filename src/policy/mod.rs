@@ -1,0 +1,432 @@
+//! ysai's turn (`--ai full`, the default). Its chain plans come from the beam search,
+//! widened to fill the time each plan is given; a plan is a list of moves ending in a fire,
+//! followed while the rest of it, played from the real position, still fires its chain. The
+//! rules around the plans are those that won their matches: fire the earliest 13-chain (else
+//! the biggest at the earliest depth), answer a spike in the opponent's threat with a counter
+//! plan, hold fire when the opponent could answer bigger, out-build an opponent waiting on a
+//! high trigger, and keep doing all of it below the clock's reserve. From the end of the
+//! opening window on, the two-sided full search weighs every move and overrules the plan on
+//! what it can prove: a forced win, or the plan's move dying (see [`guard`]).
+//!
+//! The searches live in `search/` and never call back here.
+
+mod budget;
+mod guard;
+mod plan;
+mod planner;
+mod rules;
+
+use std::marker::PhantomData;
+use std::time::{Duration, Instant};
+
+pub use budget::Budget;
+pub use guard::{overrule, Guard, Overrule, Weighing};
+pub use plan::{Fires, Plan};
+pub use planner::{search_fires, BeamNote, PlanSearch};
+
+use crate::params::Params;
+use crate::player::{greedy::best_move, greedy::rank, Player, TurnView};
+use crate::search::beam::{BeamConfig, BeamRoot, Injection};
+use crate::sim::{Action, Neighbourhood};
+use rules::{high_trigger, Threats};
+
+/// Plan searches: moves searched at most and their time at the qualifier's clock (scaled).
+/// The opening's are `-bd` and `-ftl`, a replan's depth `-nbd`.
+const REPLAN_MS: u64 = 15_000;
+const COUNTER: (usize, u64) = (10, 15_000);
+const ANSWER: (usize, u64) = (7, 5_000);
+const EXTEND: (usize, u64) = (8, 13_000);
+const OUTBUILD: (usize, u64) = (8, 15_000);
+/// Turns up to this one plan as the opening does.
+const OPENING_TURNS: usize = 10;
+/// From this turn on the full search weighs every move (the original's trusted window).
+pub const GUARD_FROM_TURN: usize = 8;
+/// A full search given less than this does not run: it could not finish the plies that would
+/// overrule a plan, and its fixed cost would eat a long game's last seconds.
+const MIN_GUARD: Duration = Duration::from_millis(50);
+/// What a plan aims at: the ojama of a 13-chain.
+pub const TARGET_OJAMA: i64 = 60;
+/// What a plan against a skill builder aims at: one chain big enough to bury it.
+const BOMBER_TARGET_OJAMA: i64 = 200;
+/// On this turn an opponent gauge of this much marks a skill builder.
+const BOMBER_TURN: usize = 10;
+const BOMBER_GAUGE: i32 = 30;
+/// A counter plan aims at this multiple of the threat (in tenths).
+const COUNTER_SHARE: i64 = 15;
+
+/// How this turn's move came about, for `-tm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    Plan,
+    Replan,
+    Counter,
+    HoldFire,
+    Outbuild,
+    /// No plan: the move that sends the most now.
+    Greedy,
+    /// The full search overruled the plan.
+    Lethal,
+    Survive,
+}
+
+/// What one turn did, for `-tm` (and tests).
+#[derive(Clone, Debug)]
+pub struct TurnReport {
+    pub action: Action,
+    pub why: Why,
+    pub beams: Vec<BeamNote>,
+    pub weighing: Option<Weighing>,
+    pub elapsed: Duration,
+}
+
+/// The widths a plan search starts from.
+#[derive(Clone, Copy, Debug)]
+struct Widths {
+    opening: (usize, usize),
+    turn: (usize, usize),
+    answer: (usize, usize),
+}
+
+/// ysai: plans, rules and the full search, with what it remembers between turns.
+pub struct Ysai<N: Neighbourhood> {
+    params: Params,
+    widths: Widths,
+    guard: Option<Guard>,
+    plan: Option<Plan>,
+    threats: Threats,
+    against_bomber: bool,
+    /// The opponent potential the last out-building plan answered.
+    outbuilt: Option<u32>,
+    report: bool,
+    neighbours: PhantomData<N>,
+}
+
+/// One turn's working state: its clock and the beams it ran.
+struct Turn<'v, 'a> {
+    view: &'v TurnView<'a>,
+    budget: Budget,
+    beams: Vec<BeamNote>,
+}
+
+impl<N: Neighbourhood> Ysai<N> {
+    pub fn new(params: &Params) -> Self {
+        Ysai {
+            params: params.clone(),
+            widths: Widths {
+                opening: (params.beam_width, params.beam_chain_width),
+                turn: (params.next_beam_width, params.next_beam_chain_width),
+                answer: (params.enemy_beam_width, params.enemy_beam_chain_width),
+            },
+            guard: (params.guard_ms > 0).then(|| Guard::new(params)),
+            plan: None,
+            threats: Threats::default(),
+            against_bomber: false,
+            outbuilt: None,
+            report: params.turn_debug_msg,
+            neighbours: PhantomData,
+        }
+    }
+
+    /// The plan being followed, if any.
+    pub fn plan(&self) -> Option<&Plan> {
+        self.plan.as_ref()
+    }
+
+    /// Decides this turn's move.
+    pub fn turn(&mut self, view: &TurnView<'_>) -> TurnReport {
+        let start = Instant::now();
+        let budget = Budget::new(view.time_left_ms, self.params.turn_limit_ms, start);
+        let mut turn = Turn {
+            view,
+            budget,
+            beams: Vec::new(),
+        };
+        let mut why = self.plan_turn(&mut turn);
+        let mut action = match self.next_move(view) {
+            Some(action) => action,
+            None => {
+                why = Why::Greedy;
+                best_move::<N>(view.me, &view.packs[0])
+            }
+        };
+        let weighing = self.weigh(&turn);
+        if let Some((better, reason)) = weighing.as_ref().and_then(|w| overrule(&w.values, action))
+        {
+            action = better;
+            why = match reason {
+                Overrule::Lethal => Why::Lethal,
+                Overrule::Survive => Why::Survive,
+            };
+            self.plan = None;
+        }
+        TurnReport {
+            action,
+            why,
+            beams: turn.beams,
+            weighing,
+            elapsed: start.elapsed(),
+        }
+    }
+
+    /// The plan rules of the turn: a counter plan, a replan, holding fire, out-building.
+    fn plan_turn(&mut self, turn: &mut Turn<'_, '_>) -> Why {
+        let view = turn.view;
+        self.threats.note::<N>(view);
+        if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
+            self.against_bomber = true;
+            self.plan = None;
+        }
+        let mut why = Why::Plan;
+        if self.counter(turn) {
+            why = Why::Counter;
+        } else if !self
+            .plan
+            .as_ref()
+            .is_some_and(|p| p.replays::<N>(view.me, view.packs))
+        {
+            self.replan(turn);
+            why = Why::Replan;
+        } else if let Some(plan) = self.plan.clone().filter(|p| p.moves.len() == 1) {
+            if self.hold_fire(turn, &plan) {
+                why = Why::HoldFire;
+            }
+        }
+        let chains = self.plan.as_ref().map(|p| p.chains);
+        if let Some(chains) = chains.filter(|_| turn.budget.above_reserve()) {
+            if self.outbuild(turn, chains) {
+                why = Why::Outbuild;
+            }
+        }
+        why
+    }
+
+    /// A plan search from `root` of at most `horizon` moves, for its time `flag_ms`, aiming at
+    /// `target_ojama`, with `attack` added to the stock after the first move.
+    fn plan_search(
+        &self,
+        turn: &mut Turn<'_, '_>,
+        label: &str,
+        root: BeamRoot<'_>,
+        (horizon, flag_ms): (usize, u64),
+        target_ojama: i64,
+        attack: i64,
+    ) -> Fires {
+        let widths = match label {
+            "open" => self.widths.opening,
+            "answer" => self.widths.answer,
+            _ => self.widths.turn,
+        };
+        let mut beam = BeamConfig::new(horizon, widths.0, widths.1);
+        beam.eval = crate::search::beam::BeamEval::of(&self.params);
+        if label == "open" {
+            let first = BeamConfig::first_beam(&self.params);
+            (beam.min_x, beam.max_x, beam.height_cutoff) =
+                (first.min_x, first.max_x, first.height_cutoff);
+        }
+        beam.injection = (attack > 0).then_some(Injection {
+            after_moves: 1,
+            ojama: attack,
+        });
+        let nodes = self.params.beam_nodes;
+        beam.node_budget = (nodes > 0).then_some(nodes);
+        let search = PlanSearch {
+            beam,
+            target_ojama,
+            deadline: turn.budget.deadline(turn.budget.search(flag_ms)),
+            widen: nodes == 0,
+        };
+        let (fires, notes) = search_fires::<N>(label, root, &search);
+        turn.beams.extend(notes);
+        fires
+    }
+
+    /// My plan search from the turn's position.
+    fn my_plan_search(
+        &self,
+        turn: &mut Turn<'_, '_>,
+        label: &str,
+        shape: (usize, u64),
+        target_ojama: i64,
+        attack: i64,
+    ) -> Fires {
+        let view = turn.view;
+        let root = BeamRoot {
+            state: *view.me,
+            enemy_ojama: view.opponent.ojama,
+            packs: view.packs,
+        };
+        self.plan_search(turn, label, root, shape, target_ojama, attack)
+    }
+
+    fn adopt(&mut self, fires: &Fires, target_ojama: i64) -> bool {
+        self.plan = fires.choose(target_ojama).map(Plan::of);
+        self.plan.is_some()
+    }
+
+    fn target(&self) -> i64 {
+        if self.against_bomber {
+            BOMBER_TARGET_OJAMA
+        } else {
+            TARGET_OJAMA
+        }
+    }
+
+    /// A new plan: the opening's depth and widths up to turn 10, the per-turn ones after.
+    fn replan(&mut self, turn: &mut Turn<'_, '_>) {
+        let target = self.target();
+        let fires = if turn.view.turn <= OPENING_TURNS {
+            let shape = (self.params.beam_depth, self.params.first_time_limit_ms);
+            self.my_plan_search(turn, "open", shape, target, 0)
+        } else {
+            let shape = (self.params.next_beam_depth, REPLAN_MS);
+            self.my_plan_search(turn, "plan", shape, target, 0)
+        };
+        self.adopt(&fires, target);
+    }
+
+    /// Answers a new spike in the opponent's threat with a plan that sends 1.5 times as much.
+    fn counter(&mut self, turn: &mut Turn<'_, '_>) -> bool {
+        if self.params.no_counter_plan {
+            return false;
+        }
+        let Some(threat) = self.threats.spike(turn.view.turn) else {
+            return false;
+        };
+        let target = threat * COUNTER_SHARE / 10;
+        let fires = self.my_plan_search(turn, "counter", COUNTER, target, threat);
+        self.adopt(&fires, target)
+    }
+
+    /// The plan fires now: would the opponent, my attack in its stock, answer bigger? Then
+    /// build on for the biggest chain within reach instead.
+    fn hold_fire(&mut self, turn: &mut Turn<'_, '_>, plan: &Plan) -> bool {
+        if self.params.no_hold_fire {
+            return false;
+        }
+        let view = turn.view;
+        let attack = (plan.ojama - view.me.ojama).max(0);
+        let theirs = BeamRoot {
+            state: *view.opponent,
+            enemy_ojama: view.me.ojama,
+            packs: view.packs,
+        };
+        let answer = self.plan_search(turn, "answer", theirs, ANSWER, i64::MAX, attack);
+        if answer.max_chain().0 < plan.chains + 1 {
+            return false;
+        }
+        let fires = self.my_plan_search(turn, "extend", EXTEND, i64::MAX, 0);
+        self.adopt(&fires, i64::MAX)
+    }
+
+    /// An opponent keeping a high trigger is waiting to counter: out-build it.
+    fn outbuild(&mut self, turn: &mut Turn<'_, '_>, plan_chains: u32) -> bool {
+        if self.params.no_outbuild {
+            return false;
+        }
+        let Some(potential) = high_trigger::<N>(&turn.view.opponent.field) else {
+            return false;
+        };
+        if plan_chains >= potential + 2 || self.outbuilt == Some(potential) {
+            return false;
+        }
+        self.outbuilt = Some(potential);
+        let fires = self.my_plan_search(turn, "outbuild", OUTBUILD, i64::MAX, 0);
+        self.adopt(&fires, i64::MAX)
+    }
+
+    /// Takes the plan's next move if it is legal and survives the turn.
+    fn next_move(&mut self, view: &TurnView<'_>) -> Option<Action> {
+        let plan = self.plan.as_mut()?;
+        let action = plan.moves.first().copied()?;
+        let survives = view.me.is_legal(action) && rank::<N>(view.me, &view.packs[0], action).0;
+        if !survives {
+            self.plan = None;
+            return None;
+        }
+        plan.moves.remove(0);
+        if plan.moves.is_empty() {
+            self.plan = None;
+        }
+        Some(action)
+    }
+
+    /// The full search of this turn, from the end of the opening window, if its time allows.
+    fn weigh(&self, turn: &Turn<'_, '_>) -> Option<Weighing> {
+        let guard = self.guard.as_ref()?;
+        if turn.view.turn < GUARD_FROM_TURN {
+            return None;
+        }
+        let time = turn.budget.guard(self.params.guard_ms);
+        if time < MIN_GUARD {
+            return None;
+        }
+        let deadline = (Instant::now() + time).min(turn.budget.start + turn.budget.clock.ceiling());
+        guard.weigh::<N>(turn.view, deadline)
+    }
+}
+
+impl<N: Neighbourhood> Player for Ysai<N> {
+    fn choose(&mut self, view: &TurnView<'_>) -> Action {
+        let report = self.turn(view);
+        if self.report {
+            eprintln!("{}", turn_line(view, &report, self.plan.as_ref(), &self.threats));
+        }
+        report.action
+    }
+}
+
+/// `-tm`: turn, clock, every beam (`[label bd depth mch chain/depth ms]`), the full search's
+/// depths and nodes (`d enemy/mine n enemy/mine`) with its table's hit rate, why, the move,
+/// the plan left and the opponent's latest threat.
+pub fn turn_line(
+    view: &TurnView<'_>,
+    report: &TurnReport,
+    plan: Option<&Plan>,
+    threats: &Threats,
+) -> String {
+    use std::fmt::Write as _;
+    let mut line = format!(
+        "Turn {} timeleft {} elapsed {}",
+        view.turn,
+        view.time_left_ms,
+        report.elapsed.as_millis()
+    );
+    for note in &report.beams {
+        let r = &note.result;
+        let _ = write!(
+            line,
+            " [{} bd {} mch {}/{} {}ms]",
+            note.label,
+            r.depth,
+            r.max_chain,
+            r.max_chain_depth,
+            note.elapsed.as_millis()
+        );
+    }
+    match &report.weighing {
+        Some(w) => {
+            let _ = write!(
+                line,
+                " d {}/{} n {}/{} tt {:.0}%",
+                w.depths.0,
+                w.depths.1,
+                w.nodes.0,
+                w.nodes.1,
+                w.hit_rate() * 100.0
+            );
+        }
+        None => line.push_str(" d 0/0 n 0/0"),
+    }
+    let plan = plan.map_or("-".to_string(), |p| {
+        format!("{} moves to {} ({} ojama)", p.moves.len(), p.chains, p.ojama)
+    });
+    let _ = write!(
+        line,
+        " {:?} {} plan {} threat {}",
+        report.why,
+        report.action,
+        plan,
+        threats.latest()
+    );
+    line
+}

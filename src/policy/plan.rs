@@ -1,0 +1,137 @@
+//! The plan ysai follows: the moves left, the last one firing, and what that fire is expected
+//! to do; and how a plan is chosen among the fires a search found.
+
+use crate::search::beam::BeamFire;
+use crate::search::plan::replay;
+use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
+
+/// The moves left and what the last one is expected to fire.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    pub moves: Vec<Action>,
+    pub chains: u32,
+    pub ojama: i64,
+}
+
+impl Plan {
+    pub fn of(fire: &BeamFire) -> Self {
+        Plan {
+            moves: fire.path.clone(),
+            chains: fire.chains,
+            ojama: fire.ojama,
+        }
+    }
+
+    /// Whether the rest of the plan, played from `me` (ojama rows falling from its stock),
+    /// still fires the chain it expects.
+    pub fn replays<N: Neighbourhood>(&self, me: &PlayerState, packs: &[PreparedPack]) -> bool {
+        replay::<N>(me, packs, &self.moves).is_some_and(|last| last.chains == self.chains)
+    }
+}
+
+/// The best fire found at each depth, over every beam of one plan search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Fires {
+    /// `by_depth[d]`: the fire made by the (d+1)-th move that sends the most.
+    pub by_depth: Vec<Option<BeamFire>>,
+}
+
+impl Fires {
+    /// Keeps, depth by depth, whichever fire sends more (the one held on a tie).
+    pub fn merge(&mut self, found: &[Option<BeamFire>]) {
+        if self.by_depth.len() < found.len() {
+            self.by_depth.resize(found.len(), None);
+        }
+        for (held, new) in self.by_depth.iter_mut().zip(found) {
+            let Some(new) = new else { continue };
+            if held.as_ref().is_none_or(|h| new.ojama > h.ojama) {
+                *held = Some(new.clone());
+            }
+        }
+    }
+
+    /// The earliest fire that sends at least `ojama`; else the one that sends the most,
+    /// earliest among equals.
+    pub fn choose(&self, ojama: i64) -> Option<&BeamFire> {
+        let fires = self.by_depth.iter().flatten();
+        fires.clone().find(|f| f.ojama >= ojama).or_else(|| {
+            fires.fold(None, |best: Option<&BeamFire>, f| match best {
+                Some(b) if b.ojama >= f.ojama => best,
+                _ => Some(f),
+            })
+        })
+    }
+
+    /// The moves made before the earliest fire of at least `ojama`.
+    pub fn earliest(&self, ojama: i64) -> Option<usize> {
+        self.by_depth
+            .iter()
+            .position(|f| f.as_ref().is_some_and(|f| f.ojama >= ojama))
+    }
+
+    /// The biggest chain found and the moves made before its earliest fire.
+    pub fn max_chain(&self) -> (u32, usize) {
+        self.by_depth
+            .iter()
+            .enumerate()
+            .filter_map(|(d, f)| f.as_ref().map(|f| (f.chains, d)))
+            .fold((0, 0), |best, (c, d)| if c > best.0 { (c, d) } else { best })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Field, Pack, Shift};
+    use ysai_tables::chain_ojama;
+
+    fn fire(moves: usize, chains: u32) -> BeamFire {
+        BeamFire {
+            path: vec![Action::Drop { x: 0, rot: 0 }; moves],
+            chains,
+            ojama: chain_ojama(chains),
+        }
+    }
+
+    #[test]
+    fn the_earliest_fire_reaching_the_target_is_chosen_else_the_biggest() {
+        let mut fires = Fires::default();
+        fires.merge(&[None, Some(fire(2, 5)), Some(fire(3, 13)), Some(fire(4, 14))]);
+        let target = chain_ojama(13);
+        assert_eq!(fires.choose(target).map(|f| f.chains), Some(13));
+        assert_eq!(fires.earliest(target), Some(2));
+        assert_eq!(fires.choose(i64::MAX).map(|f| f.chains), Some(14));
+        assert_eq!(fires.max_chain(), (14, 3));
+        assert_eq!(Fires::default().choose(0), None);
+    }
+
+    #[test]
+    fn merging_keeps_the_bigger_fire_of_each_depth() {
+        let mut fires = Fires::default();
+        fires.merge(&[Some(fire(1, 3)), Some(fire(2, 9))]);
+        fires.merge(&[Some(fire(1, 2)), Some(fire(2, 11)), Some(fire(3, 12))]);
+        let chains: Vec<u32> = fires.by_depth.iter().flatten().map(|f| f.chains).collect();
+        assert_eq!(chains, [3, 11, 12]);
+    }
+
+    #[test]
+    fn a_plan_replays_only_while_its_chain_still_fires() {
+        // A 3 dropped onto the 7 fires a one-chain.
+        let me = PlayerState {
+            field: Field::from_picture(&["7"]).unwrap(),
+            ..PlayerState::default()
+        };
+        let packs = vec![PreparedPack::new(Pack { cells: [[0, 0], [3, 0]] }); 3];
+        let plan = Plan::of(&BeamFire {
+            path: vec![Action::Drop { x: 0, rot: 0 }],
+            chains: 1,
+            ojama: chain_ojama(1),
+        });
+        assert!(plan.replays::<Shift>(&me, &packs));
+        let buried = PlayerState { ojama: 10, ..me };
+        assert!(
+            !plan.replays::<Shift>(&buried, &packs),
+            "a row of ojama changes the result"
+        );
+    }
+}
