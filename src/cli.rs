@@ -818,7 +818,7 @@ mod tests {
         assert!(params("--spend").rush_spend && !Params::default().rush_spend);
         assert_eq!(p.planner, crate::params::Planner::Rush);
         assert_eq!(params("--guard-ms 500").guard_ms, 500);
-        assert_eq!(Params::default().guard_ms, 0);
+        assert_eq!(Params::default().guard_ms, 1_000);
         assert!(!params("--planner ysai --no-late-game").rush_late_game);
         let ablated = params("--no-counter-plan --no-hold-fire --no-outbuild");
         assert!(ablated.no_counter_plan && ablated.no_hold_fire && ablated.no_outbuild);
@@ -829,18 +829,21 @@ mod tests {
     #[test]
     fn the_full_search_runs_with_the_ysai_planner_or_a_guard_time() {
         assert!(
-            !params("").full_search_runs(),
-            "the default plays the rush player's move"
+            params("").full_search_runs(),
+            "the default weighs its moves"
         );
+        assert!(!params("--guard-ms 0").full_search_runs());
+        assert!(!params("--planner rush --guard-ms 0").full_search_runs());
         assert!(params("--guard-ms 500").full_search_runs());
         assert!(params("--planner ysai").full_search_runs());
         assert!(params("--style original").full_search_runs());
     }
 
     #[test]
-    fn the_full_ai_plans_with_the_rush_player_and_the_sparring_partner_keeps_its_rules() {
+    fn the_full_ai_plans_with_beams_and_the_sparring_partner_keeps_its_rules() {
         let full = params("");
-        assert_eq!(full.planner, crate::params::Planner::Rush);
+        assert_eq!(full.planner, crate::params::Planner::Beam);
+        assert_eq!(full.beam_eval, crate::params::BeamEvalKind::Potential);
         assert!(full.rush_late_game);
         assert!(!params("--no-late-game").rush_late_game);
         assert!(!params("--ai rush").rush_late_game, "the champion's rules");

@@ -406,19 +406,36 @@ mod tests {
             "late-game",
             "refine",
         ];
-        let full = |planner| unused(PlayerKind::Full, planner, &given);
-        let searchless = ["-bw", "-bcw", "-fire", "-dbw", "-d", "-hl", "-fsm"];
-        assert_eq!(full(Planner::Rush), searchless);
-        assert_eq!(full(Planner::Ysai), ["-late-game", "-refine"]);
-        let guarded = Params {
-            guard_ms: 2_000,
-            ..Params::default()
+        let full = |planner, guard_ms| {
+            let params = Params {
+                planner,
+                guard_ms,
+                ..Params::default()
+            };
+            flags_without_effect(&params, &flags(&given))
         };
-        let weighed = flags_without_effect(&guarded, &flags(&given));
+        let searchless = ["-bw", "-bcw", "-fire", "-dbw", "-d", "-hl", "-fsm"];
+        assert_eq!(full(Planner::Rush, 0), searchless);
         assert_eq!(
-            weighed,
+            full(Planner::Rush, 2_000),
             ["-bw", "-bcw", "-fire", "-dbw"],
             "the search weighs moves"
+        );
+        assert_eq!(full(Planner::Ysai, 0), ["-late-game", "-refine"]);
+        let ysai_turn = ["-fire", "-dbw", "-fsm", "-late-game", "-refine"];
+        assert_eq!(full(Planner::Beam, 1_000), ysai_turn);
+        assert_eq!(
+            full(Planner::Beam, 0),
+            [
+                "-fire",
+                "-dbw",
+                "-d",
+                "-hl",
+                "-fsm",
+                "-late-game",
+                "-refine"
+            ],
+            "no search: its flags do nothing"
         );
         let rush = unused(PlayerKind::Rush, Planner::Ysai, &given);
         assert_eq!(rush, searchless);

@@ -771,26 +771,109 @@ fn tm_and_m_report_each_turn_on_stderr_without_changing_the_answer() {
     assert!(m.contains("!!!!!!!!!!   !!!!!!!!!!"), "{m}");
 }
 
+/// Runs the binary on `examples/input.txt`, the README's example game.
+fn run_example(args: &[&str]) -> Run {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/input.txt");
+    let file = File::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Run::from(ysai(args).stdin(file).output().expect("ysai runs"))
+}
+
+/// The `plan ...` part of a `-tm` line of the default AI.
+fn plan_of(line: &str) -> &str {
+    line.split(" plan ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no plan: {line}"))
+}
+
 #[test]
-fn tm_reports_the_rush_planners_line_then_the_move_it_kept_by_default() {
-    let (_, text) = first_game_of_54();
-    let run = run_input(&["--turn-ms", "1000", "-t", "9", "-tm"], text.as_str());
-    run.assert_no_panic();
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let answer = run.answers()[0];
-    let lines: Vec<&str> = run.stderr.lines().collect();
-    assert_eq!(lines.len(), 2, "{}", run.stderr);
-    assert!(
-        lines.iter().all(|l| l.starts_with("Turn 9 timeleft ")),
-        "{}",
-        run.stderr
+fn tm_shows_the_opening_beam_then_beams_and_the_full_search_of_the_default() {
+    let opening = run_example(&[
+        "-bw",
+        "5000",
+        "-bcw",
+        "1500",
+        "--turn-ms",
+        "2000",
+        "-t",
+        "0",
+        "-tm",
+    ]);
+    opening.assert_no_panic();
+    assert_eq!(opening.code, Some(0), "{}", opening.stderr);
+    let lines = opening.stderr_lines();
+    assert_eq!(
+        lines.len(),
+        1,
+        "one line, no note of unused flags: {}",
+        opening.stderr
     );
-    assert!(lines[0].contains(&format!(" {answer} ")), "{}", run.stderr);
-    let kept = format!(" d 0/0 n 0/0 Rush kept {answer} ");
+    assert!(lines[0].starts_with("Turn 0 timeleft "), "{}", lines[0]);
+    assert!(lines[0].contains(" [open-w5000 bd "), "{}", lines[0]);
     assert!(
-        lines[1].contains(&kept),
-        "no search, the move kept: {}",
-        run.stderr
+        lines[0].contains(" d 0/0 n 0/0 "),
+        "no search in the opening: {}",
+        lines[0]
+    );
+
+    let later = run_example(&["--turn-ms", "2000", "-t", "9", "-tm"]);
+    later.assert_no_panic();
+    assert_eq!(later.code, Some(0), "{}", later.stderr);
+    let line = later.stderr_lines()[0];
+    assert!(line.starts_with("Turn 9 timeleft "), "{line}");
+    assert!(
+        line.contains("-w") && line.contains(" bd "),
+        "a plan beam: {line}"
+    );
+    let searched = line.split(" d ").nth(1).expect("search depths");
+    let fields: Vec<&str> = searched.split_whitespace().take(5).collect();
+    let (depths, nodes, rate) = (fields[0], fields[2], fields[4]);
+    assert!(
+        !depths.starts_with('0') && !depths.ends_with("/0"),
+        "{line}"
+    );
+    let positions: Vec<u64> = nodes.split('/').map(|n| n.parse().unwrap()).collect();
+    assert!(
+        positions.iter().all(|&n| n > 0),
+        "both searches valued positions: {line}"
+    );
+    assert!(
+        rate.ends_with('%') && line.contains(" tt "),
+        "the table's hit rate: {line}"
+    );
+    assert!(
+        line.contains(&format!(" {} ", later.answers()[0])),
+        "{line}"
+    );
+}
+
+#[test]
+fn the_opening_beam_width_changes_the_default_plan() {
+    let plan = |width: &str, bucket: &str| {
+        let args = [
+            "-bw",
+            width,
+            "-bcw",
+            bucket,
+            "--beam-nodes",
+            "100000",
+            "-t",
+            "0",
+            "-tm",
+        ];
+        let run = run_example(&args);
+        run.assert_no_panic();
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let line = run.stderr_lines()[0].to_string();
+        assert!(line.contains(&format!("[open-w{width} ")), "{line}");
+        (run.answers()[0].to_string(), plan_of(&line).to_string())
+    };
+    let narrow = plan("100", "30");
+    let wide = plan("400", "120");
+    assert_ne!(narrow, wide, "-bw 100 and -bw 400 planned alike");
+    assert_eq!(
+        plan("100", "30"),
+        narrow,
+        "a node budget makes the plan reproducible"
     );
 }
 

@@ -76,7 +76,12 @@ impl Guard {
         if self.ignore_time {
             return self.depths;
         }
-        search_depths(view.time_left_ms, self.turn_limit_ms, view.turn, self.depths)
+        search_depths(
+            view.time_left_ms,
+            self.turn_limit_ms,
+            view.turn,
+            self.depths,
+        )
     }
 
     /// The enemy's search, then mine against its summary, each deepened until its depth or

@@ -369,7 +369,10 @@ impl<N: Neighbourhood> Player for Ysai<N> {
     fn choose(&mut self, view: &TurnView<'_>) -> Action {
         let report = self.turn(view);
         if self.report {
-            eprintln!("{}", turn_line(view, &report, self.plan.as_ref(), &self.threats));
+            eprintln!(
+                "{}",
+                turn_line(view, &report, self.plan.as_ref(), &self.threats)
+            );
         }
         report.action
     }
@@ -418,7 +421,12 @@ pub fn turn_line(
         None => line.push_str(" d 0/0 n 0/0"),
     }
     let plan = plan.map_or("-".to_string(), |p| {
-        format!("{} moves to {} ({} ojama)", p.moves.len(), p.chains, p.ojama)
+        format!(
+            "{} moves to {} ({} ojama)",
+            p.moves.len(),
+            p.chains,
+            p.ojama
+        )
     });
     let _ = write!(
         line,

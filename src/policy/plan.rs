@@ -75,7 +75,10 @@ impl Fires {
             .iter()
             .enumerate()
             .filter_map(|(d, f)| f.as_ref().map(|f| (f.chains, d)))
-            .fold((0, 0), |best, (c, d)| if c > best.0 { (c, d) } else { best })
+            .fold(
+                (0, 0),
+                |best, (c, d)| if c > best.0 { (c, d) } else { best },
+            )
     }
 }
 
@@ -121,7 +124,12 @@ mod tests {
             field: Field::from_picture(&["7"]).unwrap(),
             ..PlayerState::default()
         };
-        let packs = vec![PreparedPack::new(Pack { cells: [[0, 0], [3, 0]] }); 3];
+        let packs = vec![
+            PreparedPack::new(Pack {
+                cells: [[0, 0], [3, 0]]
+            });
+            3
+        ];
         let plan = Plan::of(&BeamFire {
             path: vec![Action::Drop { x: 0, rot: 0 }],
             chains: 1,

@@ -1,7 +1,9 @@
-//! Plan searches: the chain-building beam, run again twice as wide while the time given
-//! allows, its fires merged depth by depth. A plan aiming at a target stops each beam at the
-//! depth where the target is first available, and each wider beam looks no deeper than the
-//! earliest target found so far: only an earlier (or bigger) fire can improve the plan.
+//! Plan searches: the chain-building beam, run again as wide as the time left allows, its
+//! fires merged depth by depth. A beam's time grows with its width, so the next beam's width
+//! is the last one's scaled by the time left over the time it took. A plan aiming at a target
+//! stops each beam at the depth where the target is first available, and each wider beam looks
+//! no deeper than the earliest target found so far: only an earlier (or bigger) fire can
+//! improve the plan.
 
 use std::time::{Duration, Instant};
 
@@ -11,11 +13,13 @@ use super::plan::Fires;
 use crate::search::beam::{search as beam_search, BeamConfig, BeamResult, BeamRoot, Target};
 use crate::sim::Neighbourhood;
 
-/// A wider beam is started only if twice the last one's time (a beam's time grows with its
-/// width), with this margin, fits before the deadline.
-const WIDEN_MARGIN: f64 = 2.2;
-/// Widening stops here: beyond it a beam's frontier would need gigabytes.
-const MAX_WIDTH: usize = 400_000;
+/// The share of the time left a wider beam is sized to take (its deadline still stops it).
+const FILL: f64 = 0.85;
+/// The least widening worth another beam.
+const MIN_GAIN: f64 = 1.3;
+/// Widening stops here: a beam keeps every depth's frontier (about 420 bytes a node), so
+/// 60,000 nodes over the opening's 16 depths take 400 MB, within the 1 GiB a game may use.
+const MAX_WIDTH: usize = 60_000;
 
 /// One beam of a plan search, for `-tm`.
 #[derive(Clone, Debug)]
@@ -68,19 +72,27 @@ pub fn search_fires<N: Neighbourhood>(
             break;
         }
         let left = search.deadline.saturating_duration_since(Instant::now());
-        if left.as_secs_f64() < took.as_secs_f64() * WIDEN_MARGIN {
+        let Some(width) = wider(config.width, took, left) else {
             break;
-        }
+        };
         if let Some(depth) = fires.earliest(search.target_ojama) {
             if depth == 0 {
                 break;
             }
             config.depth = config.depth.min(depth);
         }
-        config.width *= 2;
-        config.bucket_width *= 2;
+        config.bucket_width = config.bucket_width * width / config.width.max(1);
+        config.width = width;
     }
     (fires, notes)
+}
+
+/// The width of a beam that would take about [`FILL`] of `left`, where one of `width` took
+/// `took`; `None` unless that is worth another beam.
+fn wider(width: usize, took: Duration, left: Duration) -> Option<usize> {
+    let scale = left.as_secs_f64() * FILL / took.as_secs_f64().max(1e-4);
+    let next = ((width as f64 * scale) as usize).min(MAX_WIDTH);
+    (next as f64 >= width as f64 * MIN_GAIN).then_some(next)
 }
 
 /// The shortest chain that sends `ojama`, if any does.
@@ -103,6 +115,14 @@ mod tests {
     }
 
     #[test]
+    fn the_next_beam_is_sized_to_fill_the_time_left() {
+        let ms = Duration::from_millis;
+        assert_eq!(wider(1000, ms(100), ms(1000)), Some(8500));
+        assert_eq!(wider(1000, ms(100), ms(150)), None, "not worth a beam");
+        assert_eq!(wider(1000, ms(0), ms(1000)), Some(MAX_WIDTH));
+    }
+
+    #[test]
     fn the_target_chain_is_the_shortest_that_sends_enough() {
         assert_eq!(target_chain(chain_ojama(13)), Some(13));
         assert_eq!(target_chain(chain_ojama(13) - 1), Some(13));
@@ -118,7 +138,7 @@ mod tests {
             packs: &packs,
         };
         let narrow = PlanSearch {
-            beam: BeamConfig::new(8, 40, 20),
+            beam: BeamConfig::new(4, 40, 20),
             target_ojama: i64::MAX,
             deadline: Instant::now() + Duration::from_secs(60),
             widen: false,
@@ -127,14 +147,15 @@ mod tests {
         assert_eq!(notes.len(), 1);
         let widened = PlanSearch {
             widen: true,
-            deadline: Instant::now() + Duration::from_secs(2),
+            deadline: Instant::now() + Duration::from_secs(5),
             ..narrow
         };
         let (wide, notes) = search_fires::<Shift>("t", root, &widened);
         assert!(notes.len() > 1, "the time left gives a wider beam");
-        assert_eq!(notes[1].label, "t-w80");
+        assert!(notes[1].result.nodes > notes[0].result.nodes);
         for (a, w) in alone.by_depth.iter().zip(&wide.by_depth) {
-            let ojama = |f: &Option<crate::search::beam::BeamFire>| f.as_ref().map_or(0, |f| f.ojama);
+            let ojama =
+                |f: &Option<crate::search::beam::BeamFire>| f.as_ref().map_or(0, |f| f.ojama);
             assert!(ojama(w) >= ojama(a), "{w:?} against {a:?}");
         }
     }
@@ -162,6 +183,10 @@ mod tests {
             assert_eq!(last.map(|r| r.chains), Some(fire.chains), "depth {depth}");
         }
         let reach = fires.earliest(chain_ojama(8));
-        assert_eq!(fires.by_depth.len() - 1, reach.unwrap_or(10), "stops at the target");
+        assert_eq!(
+            fires.by_depth.len() - 1,
+            reach.unwrap_or(10),
+            "stops at the target"
+        );
     }
 }

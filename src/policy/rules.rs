@@ -105,7 +105,12 @@ mod tests {
             ojama: 4,
             ..PlayerState::default()
         };
-        let packs = vec![PreparedPack::new(Pack { cells: [[0, 0], [3, 0]] }); 2];
+        let packs = vec![
+            PreparedPack::new(Pack {
+                cells: [[0, 0], [3, 0]]
+            });
+            2
+        ];
         let me = PlayerState::default();
         let view = TurnView {
             turn: 0,
