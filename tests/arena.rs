@@ -1025,3 +1025,49 @@ fn the_default_ai_beats_greedy_at_a_short_time_control_without_losing_on_time() 
     assert_eq!(line["winner"], 0, "{line}");
     assert_eq!(line["reason"], "dead", "{line}");
 }
+
+/// Processes that keep cores busy until dropped: the load of a shared tournament machine.
+struct BusyCores(Vec<std::process::Child>);
+
+impl BusyCores {
+    fn start(cores: usize) -> Self {
+        let spin = || {
+            std::process::Command::new("sh")
+                .args(["-c", "while :; do :; done"])
+                .spawn()
+                .expect("sh starts")
+        };
+        BusyCores((0..cores).map(|_| spin()).collect())
+    }
+}
+
+impl Drop for BusyCores {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+#[test]
+fn the_default_ai_keeps_to_its_clock_while_another_process_keeps_both_cores_busy() {
+    let _alone = CORES
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let dir = TempDir::new().unwrap();
+    let load = BusyCores::start(2);
+    let line = game_line(dir.path(), "self", "greedy", "30000+2000", run_now);
+    drop(load);
+    assert_ne!(line["losers"][0], "timeout", "{line}");
+    assert_ne!(line["losers"][0], "illegal", "{line}");
+    // Every search of a turn ends by the turn's ceiling: the 2 s limit less 300 ms and a tenth.
+    let budget_ms = 2_000.0 - 300.0 - 200.0;
+    let longest = line["max_think_ms"][0].as_f64().expect("a thinking time");
+    eprintln!(
+        "under load: longest answer {longest:.0} ms against a budget of {budget_ms:.0} ms \
+         (overrun {:+.0} ms), limit 2000 ms",
+        longest - budget_ms
+    );
+    assert!(longest < 2_000.0, "{line}");
+}

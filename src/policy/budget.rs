@@ -17,12 +17,19 @@ pub const LATE_SHARE: u64 = 8;
 /// of plans, which matter more.
 pub const LATE_GUARD_SHARE: u64 = 32;
 
+/// A full search given less than this does not run: it could not finish the plies that would
+/// overrule a plan, and its fixed cost would eat a long game's last seconds.
+pub const MIN_GUARD: Duration = Duration::from_millis(50);
+
 /// The clock of one turn.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
     pub clock: Clock,
     /// When the turn began.
     pub start: Instant,
+    /// The full search's time this turn, kept back from the plan searches so that the turn
+    /// still ends by its ceiling (zero when the search does not run).
+    pub kept: Duration,
 }
 
 impl Budget {
@@ -33,7 +40,19 @@ impl Budget {
                 turn_limit_ms,
             },
             start,
+            kept: Duration::ZERO,
         }
+    }
+
+    /// Keeps the full search's time for `flag_ms` back from the plans, if it is worth a search.
+    pub fn keeping_guard(mut self, flag_ms: u64) -> Self {
+        let time = self.guard(flag_ms);
+        self.kept = if time >= MIN_GUARD {
+            time
+        } else {
+            Duration::ZERO
+        };
+        self
     }
 
     fn reserve_ms(&self) -> u64 {
@@ -68,14 +87,32 @@ impl Budget {
         }
     }
 
-    /// The latest any search of this turn may end.
-    pub fn turn_end(&self) -> Instant {
-        self.start + self.search(TURN_MS)
+    /// The latest the turn may end: its ceiling from its start.
+    fn ceiling_end(&self) -> Instant {
+        self.start + self.clock.ceiling()
     }
 
-    /// A search of `duration` starting now, never past the turn's end.
+    /// The latest a plan search of this turn may end: all of them take [`TURN_MS`] (scaled)
+    /// at most, and leave the full search its time before the ceiling.
+    pub fn plans_end(&self) -> Instant {
+        let kept = self
+            .ceiling_end()
+            .checked_sub(self.kept)
+            .unwrap_or(self.start);
+        (self.start + self.search(TURN_MS)).min(kept)
+    }
+
+    /// A plan search of `duration` starting now, never past [`Budget::plans_end`].
     pub fn deadline(&self, duration: Duration) -> Instant {
-        (Instant::now() + duration).min(self.turn_end())
+        (Instant::now() + duration).min(self.plans_end())
+    }
+
+    /// The full search's deadline: its kept time from now, never past the ceiling; `None` if
+    /// that leaves it less than [`MIN_GUARD`].
+    pub fn guard_deadline(&self) -> Option<Instant> {
+        let now = Instant::now();
+        let end = (now + self.kept).min(self.ceiling_end());
+        (end.saturating_duration_since(now) >= MIN_GUARD).then_some(end)
     }
 }
 
@@ -100,5 +137,21 @@ mod tests {
         assert!(rich.deadline(Duration::from_secs(60)) <= now + Duration::from_millis(4_200));
         // Below the reserve every search of the turn ends within the eighth.
         assert!(late.deadline(Duration::from_secs(60)) <= now + Duration::from_millis(875));
+    }
+
+    #[test]
+    fn the_full_searchs_time_is_kept_back_from_the_plans() {
+        let now = Instant::now();
+        // 5 s turns: the ceiling is 4.2 s; 1 s scaled to a full clock is 1 s.
+        let budget = Budget::new(180_000, 5_000, now).keeping_guard(1_000);
+        assert_eq!(budget.kept, Duration::from_millis(1_000));
+        assert_eq!(budget.plans_end(), now + Duration::from_millis(3_200));
+        let guard_end = budget.guard_deadline().expect("time for a search");
+        assert!(guard_end <= now + Duration::from_millis(4_200));
+        // 20 ms scaled is not worth a search: nothing is kept, none runs.
+        let tiny = Budget::new(180_000, 5_000, now).keeping_guard(20);
+        assert_eq!(tiny.kept, Duration::ZERO);
+        assert!(tiny.guard_deadline().is_none());
+        assert_eq!(tiny.plans_end(), now + Duration::from_millis(4_200));
     }
 }

@@ -41,9 +41,6 @@ const OUTBUILD: (usize, u64) = (8, 15_000);
 const OPENING_TURNS: usize = 10;
 /// From this turn on the full search weighs every move (the original's trusted window).
 pub const GUARD_FROM_TURN: usize = 8;
-/// A full search given less than this does not run: it could not finish the plies that would
-/// overrule a plan, and its fixed cost would eat a long game's last seconds.
-const MIN_GUARD: Duration = Duration::from_millis(50);
 /// What a plan aims at: the ojama of a 13-chain.
 pub const TARGET_OJAMA: i64 = 60;
 /// What a plan against a skill builder aims at: one chain big enough to bury it.
@@ -135,7 +132,10 @@ impl<N: Neighbourhood> Ysai<N> {
     /// Decides this turn's move.
     pub fn turn(&mut self, view: &TurnView<'_>) -> TurnReport {
         let start = Instant::now();
-        let budget = Budget::new(view.time_left_ms, self.params.turn_limit_ms, start);
+        let mut budget = Budget::new(view.time_left_ms, self.params.turn_limit_ms, start);
+        if self.guard.is_some() && view.turn >= GUARD_FROM_TURN {
+            budget = budget.keeping_guard(self.params.guard_ms);
+        }
         let mut turn = Turn {
             view,
             budget,
@@ -350,17 +350,10 @@ impl<N: Neighbourhood> Ysai<N> {
         Some(action)
     }
 
-    /// The full search of this turn, from the end of the opening window, if its time allows.
+    /// The full search of this turn, in the time kept for it, if any.
     fn weigh(&self, turn: &Turn<'_, '_>) -> Option<Weighing> {
         let guard = self.guard.as_ref()?;
-        if turn.view.turn < GUARD_FROM_TURN {
-            return None;
-        }
-        let time = turn.budget.guard(self.params.guard_ms);
-        if time < MIN_GUARD {
-            return None;
-        }
-        let deadline = (Instant::now() + time).min(turn.budget.start + turn.budget.clock.ceiling());
+        let deadline = turn.budget.guard_deadline()?;
         guard.weigh::<N>(turn.view, deadline)
     }
 }
