@@ -1,11 +1,11 @@
 //! Playing the game protocol: read each block, let the chosen player decide, answer.
 
 use crate::params::{heading, Params, Planner, PlayerKind};
-use crate::player::{BeamPlayer, FullPlayer, Greedy, Player, RandomPlayer, RushPlayer, TurnView};
+use crate::player::{BeamPlayer, FullPlayer, Greedy, Player, RandomPlayer, RushPlayer};
 use crate::policy::Ysai;
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
 use crate::sim::{
-    Action, Field, FieldError, Neighbourhood, PlayerState, PreparedPack, PACKS_PER_GAME,
+    Action, Field, FieldError, Neighbourhood, PlayerState, Position, PreparedPack, PACKS_PER_GAME,
 };
 use clap::Args;
 use std::collections::HashSet;
@@ -348,7 +348,7 @@ fn answer(
         .flatten()
         .collect();
     let index = (turn.turn as usize).min(PACKS_PER_GAME - 1);
-    let view = TurnView {
+    let view = Position {
         turn: index,
         packs: &game.packs[index..],
         me: &me,

@@ -8,11 +8,9 @@ use std::time::Instant;
 
 use ysai::params::{CounterSearch, FirstPlanner, Params, Replanner};
 use ysai::search::chokudai::{self, ChokudaiConfig, Fire};
-use ysai::search::decide::{
-    first_max_chain, plan_chain, Decider, Decision, Guide, Position, Reason,
-};
+use ysai::search::decide::{first_max_chain, plan_chain, Decider, Decision, Guide, Reason};
 use ysai::search::plan::{replay, Plan};
-use ysai::sim::{Action, Field, PlayerState, PreparedPack, Shift};
+use ysai::sim::{Action, Field, PlayerState, Position, PreparedPack, Shift};
 use ysai_tables::chain_ojama;
 
 const SNAPSHOTS: &[&str] = &[
@@ -66,7 +64,7 @@ fn position(s: &Snapshot) -> Position<'_> {
         turn: s.turn,
         packs: &s.packs,
         me: &s.me,
-        enemy: &s.enemy,
+        opponent: &s.enemy,
         time_left_ms: s.time_left_ms,
     }
 }

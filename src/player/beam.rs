@@ -7,12 +7,12 @@ use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 use super::greedy::rank;
-use super::{Player, TurnView};
+use super::Player;
 use crate::params::Params;
 use crate::search::plan::Plan;
 use crate::search::timeman::Clock;
 use crate::search::{beam_search, BeamConfig, BeamRoot};
-use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
+use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
 /// The chain fired when `-bcm` does not name one.
 const DEFAULT_FIRE_CHAIN: u32 = 12;
@@ -42,14 +42,14 @@ impl<N: Neighbourhood> BeamPlayer<N> {
         }
     }
 
-    fn clock(&self, view: &TurnView<'_>) -> Clock {
+    fn clock(&self, view: &Position<'_>) -> Clock {
         Clock {
             game_left_ms: view.time_left_ms,
             turn_limit_ms: self.params.turn_limit_ms,
         }
     }
 
-    fn first_plan(&mut self, view: &TurnView<'_>, start: Instant) {
+    fn first_plan(&mut self, view: &Position<'_>, start: Instant) {
         let mut config = BeamConfig::first_beam(&self.params);
         config.deadline = Some(
             self.clock(view)
@@ -61,7 +61,7 @@ impl<N: Neighbourhood> BeamPlayer<N> {
 
     fn turn_plan(
         &self,
-        view: &TurnView<'_>,
+        view: &Position<'_>,
         start: Instant,
         first_move_chain: u32,
     ) -> Option<Action> {
@@ -75,7 +75,7 @@ impl<N: Neighbourhood> BeamPlayer<N> {
     }
 }
 
-fn root<'a>(view: &TurnView<'a>) -> BeamRoot<'a> {
+fn root<'a>(view: &Position<'a>) -> BeamRoot<'a> {
     BeamRoot {
         state: *view.me,
         enemy_ojama: view.opponent.ojama,
@@ -104,7 +104,7 @@ fn survives<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack, action: Act
 }
 
 impl<N: Neighbourhood> Player for BeamPlayer<N> {
-    fn choose(&mut self, view: &TurnView<'_>) -> Action {
+    fn choose(&mut self, view: &Position<'_>) -> Action {
         let start = Instant::now();
         let pack = &view.packs[0];
         if view.turn == 0 {

@@ -5,10 +5,10 @@
 use std::time::Instant;
 
 use super::report::{detail_block, turn_line};
-use super::{Player, RushPlayer, TurnView};
+use super::{Player, RushPlayer};
 use crate::params::{Params, Planner};
-use crate::search::decide::{Decider, Guide, Position};
-use crate::sim::{Action, Neighbourhood};
+use crate::search::decide::{Decider, Guide};
+use crate::sim::{Action, Neighbourhood, Position};
 
 pub struct FullPlayer<N: Neighbourhood> {
     decider: Decider<N>,
@@ -31,7 +31,7 @@ impl<N: Neighbourhood> FullPlayer<N> {
 }
 
 impl<N: Neighbourhood> Player for FullPlayer<N> {
-    fn choose(&mut self, view: &TurnView<'_>) -> Action {
+    fn choose(&mut self, view: &Position<'_>) -> Action {
         let started = Instant::now();
         let guide = self.guide.as_mut().map(|rush| Guide {
             action: rush.choose(view),
@@ -39,11 +39,8 @@ impl<N: Neighbourhood> Player for FullPlayer<N> {
         });
         let decision = self.decider.decide_guided(
             &Position {
-                turn: view.turn,
-                packs: view.packs,
-                me: view.me,
-                enemy: view.opponent,
                 time_left_ms: view.time_left_ms - started.elapsed().as_millis() as i64,
+                ..*view
             },
             guide,
         );

@@ -1,8 +1,8 @@
 //! One ply: the action that sends the most ojama, then leaves the fewest blocks, among those
 //! that do not lose (all of them considered only when every action loses).
 
-use super::{Player, TurnView};
-use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
+use super::Player;
+use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 use std::marker::PhantomData;
 
 pub struct Greedy<N: Neighbourhood> {
@@ -46,7 +46,7 @@ pub fn best_move<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack) -> Act
 }
 
 impl<N: Neighbourhood> Player for Greedy<N> {
-    fn choose(&mut self, view: &TurnView<'_>) -> Action {
+    fn choose(&mut self, view: &Position<'_>) -> Action {
         best_move::<N>(view.me, &view.packs[0])
     }
 }

@@ -14,21 +14,10 @@ pub use greedy::Greedy;
 pub use random::RandomPlayer;
 pub use rush::RushPlayer;
 
-use crate::sim::{Action, PlayerState, PreparedPack};
-
-/// What a player sees on its turn.
-pub struct TurnView<'a> {
-    pub turn: usize,
-    /// This turn's pack, then the following ones.
-    pub packs: &'a [PreparedPack],
-    pub me: &'a PlayerState,
-    pub opponent: &'a PlayerState,
-    /// My remaining thinking time in milliseconds.
-    pub time_left_ms: i64,
-}
+use crate::sim::{Action, Position};
 
 pub trait Player {
-    fn choose(&mut self, view: &TurnView<'_>) -> Action;
+    fn choose(&mut self, view: &Position<'_>) -> Action;
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! A uniformly random legal action: the weakest possible opponent, useful as a floor.
 
-use super::{Player, TurnView};
+use super::Player;
 use crate::rng::Rng;
-use crate::sim::Action;
+use crate::sim::{Action, Position};
 
 pub struct RandomPlayer {
     rng: Rng,
@@ -17,7 +17,7 @@ impl RandomPlayer {
 }
 
 impl Player for RandomPlayer {
-    fn choose(&mut self, view: &TurnView<'_>) -> Action {
+    fn choose(&mut self, view: &Position<'_>) -> Action {
         let legal: Vec<Action> = view.me.legal_actions().collect();
         legal[self.rng.below(legal.len() as u64) as usize]
     }

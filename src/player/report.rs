@@ -6,16 +6,15 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use super::TurnView;
 use crate::render::{field_picture, side_by_side};
 use crate::search::beam::BeamResult;
 use crate::search::decide::{BeamNote, Decision, Detail, Reason};
 use crate::search::eval::{CounterVerdict, Line};
-use crate::sim::PlayerState;
+use crate::sim::{PlayerState, Position};
 
 /// The `-tm` line: turn and clock, first-move chains of both sides, situation and counter
 /// tokens, every beam and anytime search, the search depths and nodes, then the move, why, and its value.
-pub fn turn_line(view: &TurnView<'_>, d: &Decision) -> String {
+pub fn turn_line(view: &Position<'_>, d: &Decision) -> String {
     let mut line = format!(
         "Turn {} timeleft {} elapsed {} mc {}/{}",
         view.turn,
@@ -118,7 +117,7 @@ fn compact(value: f64) -> String {
 }
 
 /// The `-m` block that follows the turn line.
-pub fn detail_block(view: &TurnView<'_>, d: &Decision) -> String {
+pub fn detail_block(view: &Position<'_>, d: &Decision) -> String {
     let mut out = side_by_side(&[
         state_panel("me", view.me),
         state_panel("enemy", view.opponent),

@@ -10,13 +10,13 @@ use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 use super::greedy::{best_move, rank};
-use super::{Player, TurnView};
+use super::Player;
 use crate::params::Params;
 use crate::search::chokudai::{search, ChokudaiConfig, Fire};
 use crate::search::plan::replay;
 use crate::search::potential::erase_potential;
 use crate::search::timeman::{at_turn_limit, Clock};
-use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
+use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
 /// Search budgets and horizons, set for the qualifier's 180 s + 20 s clock and scaled to the
 /// clock actually left, as every budget of this project is.
@@ -135,7 +135,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
         }
     }
 
-    fn clock(&self, view: &TurnView<'_>) -> Clock {
+    fn clock(&self, view: &Position<'_>) -> Clock {
         Clock {
             game_left_ms: view.time_left_ms,
             turn_limit_ms: self.turn_limit_ms,
@@ -148,18 +148,18 @@ impl<N: Neighbourhood> RushPlayer<N> {
     }
 
     /// Enough time left for the counter rules and full-length plans.
-    fn time_to_spare(&self, view: &TurnView<'_>) -> bool {
+    fn time_to_spare(&self, view: &Position<'_>) -> bool {
         view.time_left_ms >= self.reserve_ms() as i64
     }
 
     /// Whether the counter and anti-counter rules run: above the reserve, and below it too
     /// with `--late-game`.
-    fn counters_allowed(&self, view: &TurnView<'_>) -> bool {
+    fn counters_allowed(&self, view: &Position<'_>) -> bool {
         self.time_to_spare(view) || self.late_game
     }
 
     /// The time left above the reserve.
-    fn spare_ms(&self, view: &TurnView<'_>) -> u64 {
+    fn spare_ms(&self, view: &Position<'_>) -> u64 {
         (view.time_left_ms.max(0) as u64).saturating_sub(self.reserve_ms())
     }
 
@@ -167,7 +167,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
     /// or with `--spend` (for a plan search) a share of the time above the reserve if more,
     /// never past the turn limit. Below the reserve, whatever the flag: the short search, or
     /// with `--late-game` a share of the time left.
-    fn budget(&self, view: &TurnView<'_>, flag_ms: u64, plan: bool) -> Duration {
+    fn budget(&self, view: &Position<'_>, flag_ms: u64, plan: bool) -> Duration {
         let clock = self.clock(view);
         if !self.time_to_spare(view) {
             let ms = if self.late_game {
@@ -190,7 +190,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
     /// later than `turn_end`, with `attack` landing after the first move.
     fn search(
         &self,
-        view: &TurnView<'_>,
+        view: &Position<'_>,
         state: &PlayerState,
         shape: (usize, u64),
         attack: i64,
@@ -205,7 +205,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
     /// The anytime search of `state` with this turn's seed, starting on `first_line`.
     fn search_until(
         &self,
-        view: &TurnView<'_>,
+        view: &Position<'_>,
         state: &PlayerState,
         horizon: usize,
         deadline: Instant,
@@ -240,7 +240,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
         }
     }
 
-    fn replan(&mut self, view: &TurnView<'_>, turn_end: Instant) {
+    fn replan(&mut self, view: &Position<'_>, turn_end: Instant) {
         let shape = if view.turn <= OPENING_TURNS {
             OPENING
         } else {
@@ -252,7 +252,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
     }
 
     /// Answers a new spike in the opponent's threat with a plan that sends 1.5 times as much.
-    fn counter(&mut self, view: &TurnView<'_>, turn_end: Instant) -> bool {
+    fn counter(&mut self, view: &Position<'_>, turn_end: Instant) -> bool {
         if !self.rules.plan {
             return false;
         }
@@ -274,7 +274,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
 
     /// The plan fires now: would the opponent, my attack in its stock, answer bigger? Then
     /// build on for the biggest chain within reach instead.
-    fn hold_fire(&mut self, view: &TurnView<'_>, plan: &RushPlan, turn_end: Instant) -> bool {
+    fn hold_fire(&mut self, view: &Position<'_>, plan: &RushPlan, turn_end: Instant) -> bool {
         if !self.rules.hold_fire {
             return false;
         }
@@ -289,7 +289,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
     }
 
     /// An opponent keeping a high trigger is waiting to counter: out-build it.
-    fn outbuild(&mut self, view: &TurnView<'_>, plan_chains: u32, turn_end: Instant) -> bool {
+    fn outbuild(&mut self, view: &Position<'_>, plan_chains: u32, turn_end: Instant) -> bool {
         if !self.rules.outbuild {
             return false;
         }
@@ -317,7 +317,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
 
     /// `--refine`: the plan still holds, but a search from the real position may find one that
     /// fires no later and reaches the target sooner or sends more; the better one is kept.
-    fn refine(&mut self, view: &TurnView<'_>, turn_end: Instant) -> bool {
+    fn refine(&mut self, view: &Position<'_>, turn_end: Instant) -> bool {
         let target = self.target();
         let Some(plan) = self.plan.as_ref() else {
             return false;
@@ -337,7 +337,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
         better.is_some() && self.adopt(better)
     }
 
-    fn decide(&mut self, view: &TurnView<'_>) -> (Action, Why) {
+    fn decide(&mut self, view: &Position<'_>) -> (Action, Why) {
         let start = Instant::now();
         let turn_end = start + self.budget(view, OPENING.1, true);
         self.note_threat(view);
@@ -374,7 +374,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
     }
 
     /// The opponent's best immediate attack minus its own stock, remembered for spikes.
-    fn note_threat(&mut self, view: &TurnView<'_>) {
+    fn note_threat(&mut self, view: &Position<'_>) {
         let best = best_immediate_ojama::<N>(view.opponent, &view.packs[0]);
         self.threats.push(best - view.opponent.ojama);
         if self.threats.len() > THREAT_HISTORY {
@@ -383,7 +383,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
     }
 
     /// Takes the plan's next move if it is legal and survives.
-    fn next_move(&mut self, view: &TurnView<'_>) -> Option<Action> {
+    fn next_move(&mut self, view: &Position<'_>) -> Option<Action> {
         let plan = self.plan.as_mut()?;
         let action = plan.moves.first().copied()?;
         let survives = rank::<N>(view.me, &view.packs[0], action).0 && view.me.is_legal(action);
@@ -428,7 +428,7 @@ impl PlanRank {
 }
 
 /// Whether the rest of `plan`, played from the real position, still ends as it expects.
-fn replays<N: Neighbourhood>(plan: &RushPlan, view: &TurnView<'_>) -> bool {
+fn replays<N: Neighbourhood>(plan: &RushPlan, view: &Position<'_>) -> bool {
     replay::<N>(view.me, view.packs, &plan.moves)
         .is_some_and(|last| (last.chains, last.ojama) == (plan.chains, plan.ojama))
 }
@@ -450,7 +450,7 @@ fn best_immediate_ojama<N: Neighbourhood>(state: &PlayerState, pack: &PreparedPa
 }
 
 impl<N: Neighbourhood> Player for RushPlayer<N> {
-    fn choose(&mut self, view: &TurnView<'_>) -> Action {
+    fn choose(&mut self, view: &Position<'_>) -> Action {
         let start = Instant::now();
         let (action, why) = self.decide(view);
         if self.report {
@@ -463,7 +463,7 @@ impl<N: Neighbourhood> Player for RushPlayer<N> {
 /// `-tm`: turn, clock, why, the move, the plan's remaining length and expected chain, and
 /// the opponent's latest threat.
 fn turn_line<N: Neighbourhood>(
-    view: &TurnView<'_>,
+    view: &Position<'_>,
     action: Action,
     why: Why,
     player: &RushPlayer<N>,
@@ -502,8 +502,8 @@ mod tests {
         packs: &'a [PreparedPack],
         me: &'a PlayerState,
         opponent: &'a PlayerState,
-    ) -> TurnView<'a> {
-        TurnView {
+    ) -> Position<'a> {
+        Position {
             turn,
             packs,
             me,

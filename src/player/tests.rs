@@ -8,7 +8,7 @@ fn field(rows: &[&str]) -> Field {
 fn choose(player: &mut dyn Player, me: &PlayerState, pack: Pack) -> Action {
     let packs = [PreparedPack::new(pack)];
     let opponent = PlayerState::default();
-    player.choose(&TurnView {
+    player.choose(&Position {
         turn: 0,
         packs: &packs,
         me,
@@ -153,7 +153,7 @@ fn solo_game(
     let opponent = PlayerState::default();
     let mut played = Vec::new();
     for turn in 0..turns {
-        let action = player.choose(&TurnView {
+        let action = player.choose(&Position {
             turn,
             packs: &packs[turn..],
             me: &me,

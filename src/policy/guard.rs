@@ -8,14 +8,13 @@
 
 use std::time::Instant;
 
-use super::TurnView;
 use crate::params::Params;
 use crate::search::enemy::{self, EnemyLine};
 use crate::search::eval::{EvalContext, Line, DEAD_ENEMY, DEAD_STEP, MAX_DEPTH};
 use crate::search::full::{EnemyModel, FullSearch, RootValues, LOST};
 use crate::search::timeman::search_depths;
 use crate::search::tt::TranspositionTable;
-use crate::sim::{Action, Neighbourhood};
+use crate::sim::{Action, Neighbourhood, Position};
 
 /// What the full search found this turn.
 #[derive(Clone, Debug)]
@@ -72,7 +71,7 @@ impl Guard {
     }
 
     /// My and the enemy's depths this turn: the flags, capped by the time left unless `-it`.
-    fn depths(&self, view: &TurnView<'_>) -> (usize, usize) {
+    fn depths(&self, view: &Position<'_>) -> (usize, usize) {
         if self.ignore_time {
             return self.depths;
         }
@@ -89,7 +88,7 @@ impl Guard {
     /// one ply of each finished.
     pub fn weigh<N: Neighbourhood>(
         &self,
-        view: &TurnView<'_>,
+        view: &Position<'_>,
         deadline: Instant,
     ) -> Option<Weighing> {
         let (my_depth, enemy_depth) = self.depths(view);

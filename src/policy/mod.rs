@@ -25,8 +25,9 @@ pub use plan::{Fires, Plan};
 pub use planner::{search_fires, BeamNote, PlanSearch};
 
 use crate::params::Params;
-use crate::player::{greedy::best_move, greedy::rank, Player, TurnView};
+use crate::player::{greedy::best_move, greedy::rank, Player};
 use crate::search::beam::{BeamConfig, BeamRoot, Injection};
+use crate::sim::Position;
 use crate::sim::{Action, Neighbourhood};
 use rules::{high_trigger, Threats};
 
@@ -100,7 +101,7 @@ pub struct Ysai<N: Neighbourhood> {
 
 /// One turn's working state: its clock and the beams it ran.
 struct Turn<'v, 'a> {
-    view: &'v TurnView<'a>,
+    view: &'v Position<'a>,
     budget: Budget,
     beams: Vec<BeamNote>,
 }
@@ -130,7 +131,7 @@ impl<N: Neighbourhood> Ysai<N> {
     }
 
     /// Decides this turn's move.
-    pub fn turn(&mut self, view: &TurnView<'_>) -> TurnReport {
+    pub fn turn(&mut self, view: &Position<'_>) -> TurnReport {
         let start = Instant::now();
         let mut budget = Budget::new(view.time_left_ms, self.params.turn_limit_ms, start);
         if self.guard.is_some() && view.turn >= GUARD_FROM_TURN {
@@ -335,7 +336,7 @@ impl<N: Neighbourhood> Ysai<N> {
     }
 
     /// Takes the plan's next move if it is legal and survives the turn.
-    fn next_move(&mut self, view: &TurnView<'_>) -> Option<Action> {
+    fn next_move(&mut self, view: &Position<'_>) -> Option<Action> {
         let plan = self.plan.as_mut()?;
         let action = plan.moves.first().copied()?;
         let survives = view.me.is_legal(action) && rank::<N>(view.me, &view.packs[0], action).0;
@@ -359,7 +360,7 @@ impl<N: Neighbourhood> Ysai<N> {
 }
 
 impl<N: Neighbourhood> Player for Ysai<N> {
-    fn choose(&mut self, view: &TurnView<'_>) -> Action {
+    fn choose(&mut self, view: &Position<'_>) -> Action {
         let report = self.turn(view);
         if self.report {
             eprintln!(
@@ -375,7 +376,7 @@ impl<N: Neighbourhood> Player for Ysai<N> {
 /// depths and nodes (`d enemy/mine n enemy/mine`) with its table's hit rate, why, the move,
 /// the plan left and the opponent's latest threat.
 pub fn turn_line(
-    view: &TurnView<'_>,
+    view: &Position<'_>,
     report: &TurnReport,
     plan: Option<&Plan>,
     threats: &Threats,

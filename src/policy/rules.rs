@@ -1,10 +1,9 @@
 //! What the turn's rules read off the opponent: its immediate threat over the last turns, and
 //! a high trigger on its field (a counter it is waiting to fire).
 
-use super::TurnView;
 use crate::player::greedy::rank;
 use crate::search::potential::erase_potential;
-use crate::sim::{Field, Neighbourhood, PlayerState, PreparedPack};
+use crate::sim::{Field, Neighbourhood, PlayerState, Position, PreparedPack};
 
 /// A threat spike: at least this net attack (before turn 15 / later), above the last four.
 const SPIKE_EARLY: i64 = 40;
@@ -22,7 +21,7 @@ pub struct Threats {
 
 impl Threats {
     /// Remembers the opponent's best immediate attack this turn minus its own stock.
-    pub fn note<N: Neighbourhood>(&mut self, view: &TurnView<'_>) {
+    pub fn note<N: Neighbourhood>(&mut self, view: &Position<'_>) {
         let best = best_immediate_ojama::<N>(view.opponent, &view.packs[0]);
         self.recent.push(best - view.opponent.ojama);
         if self.recent.len() > THREAT_HISTORY {
@@ -112,7 +111,7 @@ mod tests {
             2
         ];
         let me = PlayerState::default();
-        let view = TurnView {
+        let view = Position {
             turn: 0,
             packs: &packs,
             me: &me,

@@ -23,7 +23,7 @@ use super::timeman::{at_turn_limit, search_depths, Clock};
 use super::tt::TranspositionTable;
 use crate::params::{CounterSearch, FirstPlanner, Params, Replanner};
 use crate::sim::game::OJAMA_ROW;
-use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
+use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
 /// Turns before this one play the first plan without a search (the qualifier's window).
 const TRUSTED_PLAN_TURNS: usize = 8;
@@ -56,16 +56,6 @@ const REPLAN_MS: u64 = 8_000;
 const COUNTER_SEARCH_MS: u64 = 3_000;
 /// Plies searched to find the move that survives longest when every move loses.
 const SURVIVAL_PLIES: usize = 3;
-
-/// The turn as the AI sees it.
-pub struct Position<'a> {
-    pub turn: usize,
-    /// This turn's pack, then the following ones.
-    pub packs: &'a [PreparedPack],
-    pub me: &'a PlayerState,
-    pub enemy: &'a PlayerState,
-    pub time_left_ms: i64,
-}
 
 /// Why the move was chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -295,7 +285,7 @@ impl<N: Neighbourhood> Decider<N> {
         let start = Instant::now();
         let pack = &pos.packs[0];
         let (my_first, my_fire) = first_max_chain::<N>(pos.me, pack);
-        let (enemy_first, _) = first_max_chain::<N>(pos.enemy, pack);
+        let (enemy_first, _) = first_max_chain::<N>(pos.opponent, pack);
         let situation_changed = self.note_situation(pos);
         let beams = self.beams_allowed(pos);
         let mut decision = Decision {
@@ -377,7 +367,7 @@ impl<N: Neighbourhood> Decider<N> {
             return self.finish(unsearched(decision), start, had_plan);
         };
         let mut ctx = EvalContext::new(&self.params);
-        ctx.enemy_field_ojama = i64::from(pos.enemy.field.ojama().popcount());
+        ctx.enemy_field_ojama = i64::from(pos.opponent.field.ojama().popcount());
         ctx.counter = counter;
         let beam_move = match planned {
             Some(action) => Some(action),
@@ -469,7 +459,7 @@ impl<N: Neighbourhood> Decider<N> {
 
     /// Leaves skill mode when the game took an unplanned turn; remembers what to expect next.
     fn note_situation(&mut self, pos: &Position<'_>) -> bool {
-        let players = [pos.me, pos.enemy];
+        let players = [pos.me, pos.opponent];
         let changed = self.expected.is_some_and(|e| e.changed(players));
         if changed {
             self.skill_mode = false;
@@ -489,7 +479,7 @@ impl<N: Neighbourhood> Decider<N> {
         if self.params.first_planner == FirstPlanner::Anytime && self.anytime_plan(pos, deadline) {
             return;
         }
-        let root = beam_root(pos.me, pos.enemy, pos.packs);
+        let root = beam_root(pos.me, pos.opponent, pos.packs);
         let began = Instant::now();
         let mut result = self.beam("first", root, &config);
         if let Some(width) = self.wider_first_beam(&result, &config, began.elapsed(), deadline) {
@@ -611,7 +601,7 @@ impl<N: Neighbourhood> Decider<N> {
         depth: usize,
         deadline: Instant,
     ) -> Option<StatusTable> {
-        let root = EnemyLine::root(pos.enemy, pos.me.ojama, pos.me.gauge, 0);
+        let root = EnemyLine::root(pos.opponent, pos.me.ojama, pos.me.gauge, 0);
         enemy::deepen::<N>(root, pos.packs, depth, self.tt.as_ref(), deadline)
     }
 
@@ -625,7 +615,7 @@ impl<N: Neighbourhood> Decider<N> {
         depth: usize,
         deadline: Instant,
     ) -> Option<(RootValues, usize)> {
-        let root = Line::root(pos.turn, pos.me, pos.enemy);
+        let root = Line::root(pos.turn, pos.me, pos.opponent);
         self.full_search(pos, table, ctx, depth, Some(deadline))
             .deepen::<N>(&root)
     }
@@ -707,14 +697,14 @@ impl<N: Neighbourhood> Decider<N> {
                 stock
             }
         };
-        let net = after_row(pos.enemy.ojama) - after_row(pos.me.ojama) + chain_ojama(my_first);
+        let net = after_row(pos.opponent.ojama) - after_row(pos.me.ojama) + chain_ojama(my_first);
         if my_first <= enemy_first || my_first < COUNTER_MIN_CHAIN || net < OJAMA_ROW {
             return None;
         }
         let p = &self.params;
         let (counter, complete) = match p.counter_search {
             CounterSearch::Beam => {
-                let root = beam_root(pos.enemy, pos.me, pos.packs);
+                let root = beam_root(pos.opponent, pos.me, pos.packs);
                 let mut soon = BeamConfig::new(
                     p.enemy_beam_depth,
                     p.enemy_beam_width,
@@ -768,7 +758,7 @@ impl<N: Neighbourhood> Decider<N> {
         let deadline = Instant::now() + self.clock(pos).budget(COUNTER_SEARCH_MS);
         let config =
             ChokudaiConfig::answer(&self.params, pos.turn, deadline, chain_ojama(my_first));
-        self.anytime("counter", pos.enemy, pos.packs, &config)
+        self.anytime("counter", pos.opponent, pos.packs, &config)
             .max_chain()
     }
 
@@ -787,7 +777,7 @@ impl<N: Neighbourhood> Decider<N> {
             let p = &self.params;
             let mut config = BeamConfig::turn_beam(p, my_first);
             self.limit(pos, &mut config, p.next_beam_time_ms);
-            let mine = self.beam("turn", beam_root(pos.me, pos.enemy, pos.packs), &config);
+            let mine = self.beam("turn", beam_root(pos.me, pos.opponent, pos.packs), &config);
             let beam_move = mine.plan.first().copied();
             let enemy = self.enemy_beam(pos, enemy_first);
             self.skill_mode = self.enter_skill_mode(
@@ -823,7 +813,7 @@ impl<N: Neighbourhood> Decider<N> {
             stop: false,
         });
         self.limit(pos, &mut config, p.next_enemy_beam_time_ms);
-        self.beam("enemy", beam_root(pos.enemy, pos.me, pos.packs), &config)
+        self.beam("enemy", beam_root(pos.opponent, pos.me, pos.packs), &config)
     }
 
     /// Whether to give up chains and build for the skill (§9g).
@@ -836,7 +826,7 @@ impl<N: Neighbourhood> Decider<N> {
             .iter()
             .all(|&(c, lead)| mine.earliest(c) >= e12.saturating_add(lead));
         let hopeless = field_ojama >= 20
-            && pos.enemy.ojama < 20
+            && pos.opponent.ojama < 20
             && enemy.max >= 12
             && !(i64::from(mine.max) >= i64::from(p.next_beam_min_chain) && targets < 10)
             && outpaced;
@@ -858,7 +848,7 @@ impl<N: Neighbourhood> Decider<N> {
     ) -> Option<SafetyBonus> {
         let p = &self.params;
         let mut bonus = [0; MAX_DEPTH + 1];
-        let (mut bits, mut mine, mut theirs) = (0u8, pos.me.ojama, pos.enemy.ojama);
+        let (mut bits, mut mine, mut theirs) = (0u8, pos.me.ojama, pos.opponent.ojama);
         let mut any = false;
         for d in 1..=table.depth() {
             if theirs >= OJAMA_ROW {
@@ -884,7 +874,7 @@ impl<N: Neighbourhood> Decider<N> {
                 ojama: attack,
             });
             self.limit(pos, &mut config, p.dropped_beam_time_ms);
-            let root = beam_root(pos.me, pos.enemy, pos.packs);
+            let root = beam_root(pos.me, pos.opponent, pos.packs);
             let result = self.beam(format!("safety-d{d}"), root, &config);
             bonus[d] = chain_ojama(result.max_chain);
             any = true;
@@ -901,7 +891,7 @@ impl<N: Neighbourhood> Decider<N> {
         );
         config.eval = BeamEval::Skill { count_blocks: true };
         self.limit(pos, &mut config, p.skill_beam_time_ms);
-        self.beam("skill", beam_root(pos.me, pos.enemy, pos.packs), &config)
+        self.beam("skill", beam_root(pos.me, pos.opponent, pos.packs), &config)
             .plan
             .first()
             .copied()
@@ -934,7 +924,7 @@ fn plans_earlier(a: &BeamResult, b: &BeamResult, target: u32) -> bool {
 
 /// The `-m` detail of the chosen move: the line the search expects and its last state's terms.
 fn detail<N: Neighbourhood>(pos: &Position<'_>, search: &FullSearch<'_>, action: Action) -> Detail {
-    let root = Line::root(pos.turn, pos.me, pos.enemy);
+    let root = Line::root(pos.turn, pos.me, pos.opponent);
     let line = search.principal_line::<N>(&root, action);
     let terms = line
         .last()

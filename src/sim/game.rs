@@ -16,6 +16,18 @@ pub const GAUGE_ATTACK_CHAINS: u32 = 3;
 /// Ojama per dropped row (one per column).
 pub const OJAMA_ROW: i64 = 10;
 
+/// A turn as a player sees it, from the protocol loop to the searches.
+#[derive(Clone, Copy, Debug)]
+pub struct Position<'a> {
+    pub turn: usize,
+    /// This turn's pack, then the following ones.
+    pub packs: &'a [crate::sim::PreparedPack],
+    pub me: &'a PlayerState,
+    pub opponent: &'a PlayerState,
+    /// My remaining thinking time in milliseconds.
+    pub time_left_ms: i64,
+}
+
 /// What one player has between turns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PlayerState {
