@@ -9,14 +9,14 @@
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
-use super::greedy::{best_move, rank};
+use super::greedy::best_move;
 use super::Player;
 use crate::params::Params;
+use crate::policy::rules::{high_trigger, Threats};
+use crate::policy::{next_move, Plan};
 use crate::search::chokudai::{search, ChokudaiConfig, Fire};
-use crate::search::plan::replay;
-use crate::search::potential::erase_potential;
 use crate::search::timeman::{at_turn_limit, Clock};
-use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
+use crate::sim::{Action, Neighbourhood, PlayerState, Position};
 
 /// Search budgets and horizons, set for the qualifier's 180 s + 20 s clock and scaled to the
 /// clock actually left, as every budget of this project is.
@@ -49,23 +49,8 @@ const BOMBER_TARGET_OJAMA: i64 = 200;
 /// On this turn an opponent gauge of this much marks a skill builder.
 const BOMBER_TURN: usize = 10;
 const BOMBER_GAUGE: i32 = 30;
-/// A threat spike: at least this net attack (before turn 15 / later), above the last four.
-const SPIKE_EARLY: i64 = 40;
-const SPIKE_LATE: i64 = 30;
-const SPIKE_TURN: usize = 15;
-const THREAT_HISTORY: usize = 5;
 /// A counter plan aims at this multiple of the threat (in tenths).
 const COUNTER_SHARE: i64 = 15;
-/// The counter-builder shape: a potential trigger this many rows above the lower neighbour.
-const HIGH_TRIGGER: std::ops::RangeInclusive<usize> = 5..=8;
-
-/// The plan: the moves left and what the last one is expected to do.
-#[derive(Clone, Debug)]
-struct RushPlan {
-    moves: Vec<Action>,
-    chains: u32,
-    ojama: i64,
-}
 
 /// Which of the champion's counter rules run (all of them unless switched off to measure one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,9 +81,8 @@ pub struct RushPlayer<N: Neighbourhood> {
     spend: bool,
     late_game: bool,
     rules: CounterRules,
-    plan: Option<RushPlan>,
-    /// The opponent's net immediate threat on the last turns, newest last.
-    threats: Vec<i64>,
+    plan: Option<Plan>,
+    threats: Threats,
     against_bomber: bool,
     /// The opponent potential the last out-building plan answered.
     outbuilt: Option<u32>,
@@ -128,7 +112,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
             late_game: params.rush_late_game,
             rules: CounterRules::of(params),
             plan: None,
-            threats: Vec::new(),
+            threats: Threats::default(),
             against_bomber: false,
             outbuilt: None,
             neighbours: PhantomData,
@@ -224,7 +208,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
     }
 
     fn adopt(&mut self, fire: Option<&Fire>) -> bool {
-        self.plan = fire.map(|f| RushPlan {
+        self.plan = fire.map(|f| Plan {
             moves: f.path.clone(),
             chains: f.chains,
             ojama: f.ojama,
@@ -256,25 +240,16 @@ impl<N: Neighbourhood> RushPlayer<N> {
         if !self.rules.plan {
             return false;
         }
-        let Some(&threat) = self.threats.last() else {
+        let Some(threat) = self.threats.spike(view.turn) else {
             return false;
         };
-        let floor = if view.turn < SPIKE_TURN {
-            SPIKE_EARLY
-        } else {
-            SPIKE_LATE
-        };
-        let earlier = &self.threats[..self.threats.len() - 1];
-        if threat < floor || earlier.iter().any(|&t| t >= threat) {
-            return false;
-        }
         let result = self.search(view, view.me, COUNTER, threat, turn_end);
         self.adopt(result.choose(threat * COUNTER_SHARE / 10))
     }
 
     /// The plan fires now: would the opponent, my attack in its stock, answer bigger? Then
     /// build on for the biggest chain within reach instead.
-    fn hold_fire(&mut self, view: &Position<'_>, plan: &RushPlan, turn_end: Instant) -> bool {
+    fn hold_fire(&mut self, view: &Position<'_>, plan: &Plan, turn_end: Instant) -> bool {
         if !self.rules.hold_fire {
             return false;
         }
@@ -293,24 +268,13 @@ impl<N: Neighbourhood> RushPlayer<N> {
         if !self.rules.outbuild {
             return false;
         }
-        let potential = erase_potential::<N>(&view.opponent.field);
-        let Some((x, y)) = potential.trigger else {
+        let Some(potential) = high_trigger::<N>(&view.opponent.field) else {
             return false;
         };
-        let heights = view.opponent.field.heights();
-        let lower = [x.checked_sub(1), Some(x + 1)]
-            .into_iter()
-            .flatten()
-            .filter_map(|c| heights.get(c).copied())
-            .min()
-            .map_or(0, usize::from);
-        let high = y
-            .checked_sub(lower)
-            .is_some_and(|d| HIGH_TRIGGER.contains(&d));
-        if !high || plan_chains >= potential.chain + 2 || self.outbuilt == Some(potential.chain) {
+        if plan_chains >= potential + 2 || self.outbuilt == Some(potential) {
             return false;
         }
-        self.outbuilt = Some(potential.chain);
+        self.outbuilt = Some(potential);
         let result = self.search(view, view.me, OUTBUILD, 0, turn_end);
         self.adopt(result.choose(i64::MAX))
     }
@@ -340,7 +304,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
     fn decide(&mut self, view: &Position<'_>) -> (Action, Why) {
         let start = Instant::now();
         let turn_end = start + self.budget(view, OPENING.1, true);
-        self.note_threat(view);
+        self.threats.note::<N>(view);
         if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
             self.against_bomber = true;
             self.plan = None;
@@ -350,7 +314,11 @@ impl<N: Neighbourhood> RushPlayer<N> {
         let mut why = Why::Plan;
         if counters && self.counter(view, turn_end) {
             why = Why::Counter;
-        } else if !self.plan.as_ref().is_some_and(|p| replays::<N>(p, view)) {
+        } else if !self
+            .plan
+            .as_ref()
+            .is_some_and(|p| p.replays::<N>(view.me, view.packs))
+        {
             self.replan(view, turn_end);
             why = Why::Replan;
         } else if let Some(plan) = self.plan.clone().filter(|p| counters && p.moves.len() == 1) {
@@ -367,35 +335,10 @@ impl<N: Neighbourhood> RushPlayer<N> {
         if self.refine && spare && follows && self.refine(view, turn_end) {
             why = Why::Refine;
         }
-        match self.next_move(view) {
+        match next_move::<N>(&mut self.plan, view.me, &view.packs[0]) {
             Some(action) => (action, why),
             None => (best_move::<N>(view.me, &view.packs[0]), Why::Greedy),
         }
-    }
-
-    /// The opponent's best immediate attack minus its own stock, remembered for spikes.
-    fn note_threat(&mut self, view: &Position<'_>) {
-        let best = best_immediate_ojama::<N>(view.opponent, &view.packs[0]);
-        self.threats.push(best - view.opponent.ojama);
-        if self.threats.len() > THREAT_HISTORY {
-            self.threats.remove(0);
-        }
-    }
-
-    /// Takes the plan's next move if it is legal and survives.
-    fn next_move(&mut self, view: &Position<'_>) -> Option<Action> {
-        let plan = self.plan.as_mut()?;
-        let action = plan.moves.first().copied()?;
-        let survives = rank::<N>(view.me, &view.packs[0], action).0 && view.me.is_legal(action);
-        if !survives {
-            self.plan = None;
-            return None;
-        }
-        plan.moves.remove(0);
-        if plan.moves.is_empty() {
-            self.plan = None;
-        }
-        Some(action)
     }
 }
 
@@ -425,28 +368,6 @@ impl PlanRank {
             PlanRank::Short { ojama, sooner }
         }
     }
-}
-
-/// Whether the rest of `plan`, played from the real position, still ends as it expects.
-fn replays<N: Neighbourhood>(plan: &RushPlan, view: &Position<'_>) -> bool {
-    replay::<N>(view.me, view.packs, &plan.moves)
-        .is_some_and(|last| (last.chains, last.ojama) == (plan.chains, plan.ojama))
-}
-
-/// The most ojama one of `state`'s actions sends this turn.
-fn best_immediate_ojama<N: Neighbourhood>(state: &PlayerState, pack: &PreparedPack) -> i64 {
-    state
-        .legal_actions()
-        .map(|action| {
-            let (alive, ojama, _) = rank::<N>(state, pack, action);
-            if alive {
-                ojama
-            } else {
-                0
-            }
-        })
-        .max()
-        .unwrap_or(0)
 }
 
 impl<N: Neighbourhood> Player for RushPlayer<N> {
@@ -485,7 +406,7 @@ fn turn_line<N: Neighbourhood>(
         why,
         action,
         plan,
-        player.threats.last().copied().unwrap_or(0),
+        player.threats.latest(),
         if player.against_bomber { " bomber" } else { "" },
     )
 }
@@ -494,7 +415,10 @@ fn turn_line<N: Neighbourhood>(
 mod tests {
     use super::*;
     use crate::arena::packs::{generate, Signature};
-    use crate::sim::{Field, Pack, Shift};
+    use crate::policy::rules::SPIKE_EARLY;
+    use crate::search::plan::replay;
+    use crate::search::potential::erase_potential;
+    use crate::sim::{Field, Pack, PreparedPack, Shift};
     use ysai_tables::chain_ojama as ojama_of;
 
     fn view<'a>(
@@ -514,51 +438,6 @@ mod tests {
 
     fn packs(cells: [[u8; 2]; 2], n: usize) -> Vec<PreparedPack> {
         vec![PreparedPack::new(Pack { cells }); n]
-    }
-
-    #[test]
-    fn a_plan_replays_only_while_its_result_holds() {
-        // A 3 dropped onto the 7 fires a one-chain.
-        let me = PlayerState {
-            field: Field::from_picture(&["7"]).unwrap(),
-            ..PlayerState::default()
-        };
-        let packs = packs([[0, 0], [3, 0]], 3);
-        let fire = Action::Drop { x: 0, rot: 0 };
-        let plan = RushPlan {
-            moves: vec![fire],
-            chains: 1,
-            ojama: ojama_of(1),
-        };
-        let other = PlayerState::default();
-        assert!(replays::<Shift>(&plan, &view(0, &packs, &me, &other)));
-        let buried = PlayerState { ojama: 10, ..me };
-        assert!(
-            !replays::<Shift>(&plan, &view(0, &packs, &buried, &other)),
-            "a row of ojama changes the result"
-        );
-    }
-
-    #[test]
-    fn the_threat_is_the_opponents_best_attack_minus_its_stock() {
-        let opponent = PlayerState {
-            field: Field::from_picture(&["7"]).unwrap(),
-            ojama: 0,
-            ..PlayerState::default()
-        };
-        let packs = packs([[0, 0], [3, 0]], 2);
-        assert_eq!(
-            best_immediate_ojama::<Shift>(&opponent, &packs[0]),
-            ojama_of(1)
-        );
-        let me = PlayerState::default();
-        let mut player = RushPlayer::<Shift>::new(&Params::default());
-        let stocked = PlayerState {
-            ojama: 4,
-            ..opponent
-        };
-        player.note_threat(&view(0, &packs, &me, &stocked));
-        assert_eq!(player.threats, vec![ojama_of(1) - 4]);
     }
 
     #[test]
@@ -652,7 +531,8 @@ mod tests {
             ..Params::default()
         };
         acts_only_when_switched_on(params, |player| {
-            player.threats = vec![0, SPIKE_EARLY];
+            player.threats.push(0);
+            player.threats.push(SPIKE_EARLY);
             player.counter(&v, Instant::now() + Duration::from_millis(500))
         });
     }
@@ -680,7 +560,7 @@ mod tests {
         let mut v = view(5, &packs, &me, &me);
         // Late in the game each search gets an eighth of the 2 s left: both fit in the turn.
         v.time_left_ms = 2_000;
-        let plan = RushPlan {
+        let plan = Plan {
             moves: vec![Action::Drop { x: 0, rot: 0 }],
             chains: 1,
             ojama: ojama_of(1),
@@ -746,7 +626,7 @@ mod tests {
             ..PlayerState::default()
         };
         let packs = packs([[0, 0], [3, 0]], 20);
-        let late = RushPlan {
+        let late = Plan {
             moves: vec![Action::Drop { x: 8, rot: 0 }, Action::Drop { x: 1, rot: 0 }],
             chains: 2,
             ojama: ojama_of(2),
@@ -756,7 +636,7 @@ mod tests {
             Some((late.chains, late.ojama)),
         );
         assert!(late.ojama > 0);
-        let rank_of = |p: &RushPlan| PlanRank::of(p.moves.len(), p.ojama, TARGET_OJAMA);
+        let rank_of = |p: &Plan| PlanRank::of(p.moves.len(), p.ojama, TARGET_OJAMA);
         let mut player = RushPlayer::<Shift>::new(&Params::default());
         player.plan = Some(late.clone());
         // 1 s above the reserve: the search gets an eighth of it.
@@ -777,23 +657,5 @@ mod tests {
             player.plan.as_ref().map(|p| p.moves.clone()),
             Some(found.moves)
         );
-    }
-
-    #[test]
-    fn a_plan_is_played_move_by_move_and_dropped_when_done() {
-        let me = PlayerState::default();
-        let packs = packs([[1, 2], [3, 4]], 3);
-        let mut player = RushPlayer::<Shift>::new(&Params::default());
-        let moves = vec![Action::Drop { x: 2, rot: 1 }, Action::Drop { x: 6, rot: 0 }];
-        player.plan = Some(RushPlan {
-            moves: moves.clone(),
-            chains: 0,
-            ojama: 0,
-        });
-        let v = view(0, &packs, &me, &me);
-        assert_eq!(player.next_move(&v), Some(moves[0]));
-        assert_eq!(player.next_move(&v), Some(moves[1]));
-        assert_eq!(player.next_move(&v), None);
-        assert!(player.plan.is_none());
     }
 }

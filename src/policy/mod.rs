@@ -14,18 +14,18 @@ mod budget;
 mod guard;
 mod plan;
 mod planner;
-mod rules;
+pub mod rules;
 
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 pub use budget::Budget;
 pub use guard::{overrule, Guard, Overrule, Weighing};
-pub use plan::{Fires, Plan};
+pub use plan::{next_move, Fires, Plan};
 pub use planner::{search_fires, BeamNote, PlanSearch};
 
 use crate::params::Params;
-use crate::player::{greedy::best_move, greedy::rank, Player};
+use crate::player::{greedy::best_move, Player};
 use crate::search::beam::{BeamConfig, BeamRoot, Injection};
 use crate::sim::Position;
 use crate::sim::{Action, Neighbourhood};
@@ -143,7 +143,7 @@ impl<N: Neighbourhood> Ysai<N> {
             beams: Vec::new(),
         };
         let mut why = self.plan_turn(&mut turn);
-        let mut action = match self.next_move(view) {
+        let mut action = match next_move::<N>(&mut self.plan, view.me, &view.packs[0]) {
             Some(action) => action,
             None => {
                 why = Why::Greedy;
@@ -333,22 +333,6 @@ impl<N: Neighbourhood> Ysai<N> {
         self.outbuilt = Some(potential);
         let fires = self.my_plan_search(turn, "outbuild", OUTBUILD, i64::MAX, 0);
         self.adopt(&fires, i64::MAX)
-    }
-
-    /// Takes the plan's next move if it is legal and survives the turn.
-    fn next_move(&mut self, view: &Position<'_>) -> Option<Action> {
-        let plan = self.plan.as_mut()?;
-        let action = plan.moves.first().copied()?;
-        let survives = view.me.is_legal(action) && rank::<N>(view.me, &view.packs[0], action).0;
-        if !survives {
-            self.plan = None;
-            return None;
-        }
-        plan.moves.remove(0);
-        if plan.moves.is_empty() {
-            self.plan = None;
-        }
-        Some(action)
     }
 
     /// The full search of this turn, in the time kept for it, if any.

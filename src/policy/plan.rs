@@ -1,6 +1,7 @@
 //! The plan ysai follows: the moves left, the last one firing, and what that fire is expected
 //! to do; and how a plan is chosen among the fires a search found.
 
+use crate::player::greedy::rank;
 use crate::search::beam::BeamFire;
 use crate::search::plan::replay;
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
@@ -25,8 +26,29 @@ impl Plan {
     /// Whether the rest of the plan, played from `me` (ojama rows falling from its stock),
     /// still fires the chain it expects.
     pub fn replays<N: Neighbourhood>(&self, me: &PlayerState, packs: &[PreparedPack]) -> bool {
-        replay::<N>(me, packs, &self.moves).is_some_and(|last| last.chains == self.chains)
+        replay::<N>(me, packs, &self.moves)
+            .is_some_and(|last| (last.chains, last.ojama) == (self.chains, self.ojama))
     }
+}
+
+/// Takes the plan's next move if it is legal and survives the turn; the plan is dropped when
+/// it does not, or when its last move is taken.
+pub fn next_move<N: Neighbourhood>(
+    plan: &mut Option<Plan>,
+    me: &PlayerState,
+    pack: &PreparedPack,
+) -> Option<Action> {
+    let moves = &mut plan.as_mut()?.moves;
+    let action = moves.first().copied()?;
+    if !(me.is_legal(action) && rank::<N>(me, pack, action).0) {
+        *plan = None;
+        return None;
+    }
+    moves.remove(0);
+    if moves.is_empty() {
+        *plan = None;
+    }
+    Some(action)
 }
 
 /// The best fire found at each depth, over every beam of one plan search.
@@ -115,6 +137,36 @@ mod tests {
         fires.merge(&[Some(fire(1, 2)), Some(fire(2, 11)), Some(fire(3, 12))]);
         let chains: Vec<u32> = fires.by_depth.iter().flatten().map(|f| f.chains).collect();
         assert_eq!(chains, [3, 11, 12]);
+    }
+
+    #[test]
+    fn a_plan_is_played_move_by_move_and_dropped_when_done() {
+        let me = PlayerState::default();
+        let pack = PreparedPack::new(Pack {
+            cells: [[1, 2], [3, 4]],
+        });
+        let moves = vec![Action::Drop { x: 2, rot: 1 }, Action::Drop { x: 6, rot: 0 }];
+        let mut plan = Some(Plan {
+            moves: moves.clone(),
+            chains: 0,
+            ojama: 0,
+        });
+        assert_eq!(next_move::<Shift>(&mut plan, &me, &pack), Some(moves[0]));
+        assert_eq!(next_move::<Shift>(&mut plan, &me, &pack), Some(moves[1]));
+        assert!(plan.is_none());
+        assert_eq!(next_move::<Shift>(&mut plan, &me, &pack), None);
+        // A move that would end the game drops the plan.
+        let full = PlayerState {
+            field: Field::from_picture(&["1"; 16]).unwrap(),
+            ..PlayerState::default()
+        };
+        let mut doomed = Some(Plan {
+            moves: vec![Action::Drop { x: 0, rot: 0 }],
+            chains: 0,
+            ojama: 0,
+        });
+        assert_eq!(next_move::<Shift>(&mut doomed, &full, &pack), None);
+        assert!(doomed.is_none());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::search::potential::erase_potential;
 use crate::sim::{Field, Neighbourhood, PlayerState, Position, PreparedPack};
 
 /// A threat spike: at least this net attack (before turn 15 / later), above the last four.
-const SPIKE_EARLY: i64 = 40;
+pub const SPIKE_EARLY: i64 = 40;
 const SPIKE_LATE: i64 = 30;
 const SPIKE_TURN: usize = 15;
 const THREAT_HISTORY: usize = 5;
@@ -23,7 +23,12 @@ impl Threats {
     /// Remembers the opponent's best immediate attack this turn minus its own stock.
     pub fn note<N: Neighbourhood>(&mut self, view: &Position<'_>) {
         let best = best_immediate_ojama::<N>(view.opponent, &view.packs[0]);
-        self.recent.push(best - view.opponent.ojama);
+        self.push(best - view.opponent.ojama);
+    }
+
+    /// Remembers `threat` as the newest, forgetting the oldest beyond the history kept.
+    pub fn push(&mut self, threat: i64) {
+        self.recent.push(threat);
         if self.recent.len() > THREAT_HISTORY {
             self.recent.remove(0);
         }
