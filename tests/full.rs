@@ -381,9 +381,13 @@ fn a_guide_move_stands_when_its_turn_has_no_time_left() {
 }
 
 #[test]
-fn by_default_a_surviving_guide_move_stands_unsearched() {
+fn without_guard_time_a_surviving_guide_move_stands_unsearched() {
     let s = snapshot("must_not_die");
-    let decide = |action| guided(&reproducible(), &position(&s), action, Instant::now());
+    let unguarded = Params {
+        guard_ms: 0,
+        ..reproducible()
+    };
+    let decide = |action| guided(&unguarded, &position(&s), action, Instant::now());
     let living = move_that_survives(&s, true);
     let kept = decide(living);
     assert_eq!((kept.action, kept.reason), (living, Reason::Guide));
