@@ -77,6 +77,32 @@ pub struct TurnReport {
     pub elapsed: Duration,
 }
 
+/// Which plan search runs: its label in `-tm` and the widths it starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Search {
+    /// The opening's plan (turns 0 to 10), on the first beam's widths and columns.
+    Open,
+    Plan,
+    Counter,
+    /// The opponent's answer to my fire.
+    Answer,
+    Extend,
+    Outbuild,
+}
+
+impl Search {
+    fn label(self) -> &'static str {
+        match self {
+            Search::Open => "open",
+            Search::Plan => "plan",
+            Search::Counter => "counter",
+            Search::Answer => "answer",
+            Search::Extend => "extend",
+            Search::Outbuild => "outbuild",
+        }
+    }
+}
+
 /// The widths a plan search starts from.
 #[derive(Clone, Copy, Debug)]
 struct Widths {
@@ -206,20 +232,20 @@ impl<N: Neighbourhood> Ysai<N> {
     fn plan_search(
         &self,
         turn: &mut Turn<'_, '_>,
-        label: &str,
+        kind: Search,
         root: BeamRoot<'_>,
         (horizon, flag_ms): (usize, u64),
         target_ojama: i64,
         attack: i64,
     ) -> Fires {
-        let widths = match label {
-            "open" => self.widths.opening,
-            "answer" => self.widths.answer,
+        let widths = match kind {
+            Search::Open => self.widths.opening,
+            Search::Answer => self.widths.answer,
             _ => self.widths.turn,
         };
         let mut beam = BeamConfig::new(horizon, widths.0, widths.1);
         beam.eval = crate::search::beam::BeamEval::of(&self.params);
-        if label == "open" {
+        if kind == Search::Open {
             let first = BeamConfig::first_beam(&self.params);
             (beam.min_x, beam.max_x, beam.height_cutoff) =
                 (first.min_x, first.max_x, first.height_cutoff);
@@ -236,7 +262,7 @@ impl<N: Neighbourhood> Ysai<N> {
             deadline: turn.budget.deadline(turn.budget.search(flag_ms)),
             widen: nodes == 0,
         };
-        let (fires, notes) = search_fires::<N>(label, root, &search);
+        let (fires, notes) = search_fires::<N>(kind.label(), root, &search);
         turn.beams.extend(notes);
         fires
     }
@@ -245,7 +271,7 @@ impl<N: Neighbourhood> Ysai<N> {
     fn my_plan_search(
         &self,
         turn: &mut Turn<'_, '_>,
-        label: &str,
+        kind: Search,
         shape: (usize, u64),
         target_ojama: i64,
         attack: i64,
@@ -256,7 +282,7 @@ impl<N: Neighbourhood> Ysai<N> {
             enemy_ojama: view.opponent.ojama,
             packs: view.packs,
         };
-        self.plan_search(turn, label, root, shape, target_ojama, attack)
+        self.plan_search(turn, kind, root, shape, target_ojama, attack)
     }
 
     fn adopt(&mut self, fires: &Fires, target_ojama: i64) -> bool {
@@ -277,10 +303,10 @@ impl<N: Neighbourhood> Ysai<N> {
         let target = self.target();
         let fires = if turn.view.turn <= OPENING_TURNS {
             let shape = (self.params.beam_depth, self.params.first_time_limit_ms);
-            self.my_plan_search(turn, "open", shape, target, 0)
+            self.my_plan_search(turn, Search::Open, shape, target, 0)
         } else {
             let shape = (self.params.next_beam_depth, REPLAN_MS);
-            self.my_plan_search(turn, "plan", shape, target, 0)
+            self.my_plan_search(turn, Search::Plan, shape, target, 0)
         };
         self.adopt(&fires, target);
     }
@@ -294,7 +320,7 @@ impl<N: Neighbourhood> Ysai<N> {
             return false;
         };
         let target = threat * COUNTER_SHARE / 10;
-        let fires = self.my_plan_search(turn, "counter", COUNTER, target, threat);
+        let fires = self.my_plan_search(turn, Search::Counter, COUNTER, target, threat);
         self.adopt(&fires, target)
     }
 
@@ -311,11 +337,11 @@ impl<N: Neighbourhood> Ysai<N> {
             enemy_ojama: view.me.ojama,
             packs: view.packs,
         };
-        let answer = self.plan_search(turn, "answer", theirs, ANSWER, i64::MAX, attack);
+        let answer = self.plan_search(turn, Search::Answer, theirs, ANSWER, i64::MAX, attack);
         if answer.max_chain().0 < plan.chains + 1 {
             return false;
         }
-        let fires = self.my_plan_search(turn, "extend", EXTEND, i64::MAX, 0);
+        let fires = self.my_plan_search(turn, Search::Extend, EXTEND, i64::MAX, 0);
         self.adopt(&fires, i64::MAX)
     }
 
@@ -331,7 +357,7 @@ impl<N: Neighbourhood> Ysai<N> {
             return false;
         }
         self.outbuilt = Some(potential);
-        let fires = self.my_plan_search(turn, "outbuild", OUTBUILD, i64::MAX, 0);
+        let fires = self.my_plan_search(turn, Search::Outbuild, OUTBUILD, i64::MAX, 0);
         self.adopt(&fires, i64::MAX)
     }
 
