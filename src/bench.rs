@@ -6,10 +6,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use std::{fmt, fs, io};
 
-use crate::params::{FirstPlanner, Params};
+use crate::params::{Params, PlayerKind};
 use crate::protocol::{Event, Reader};
 use crate::search::chokudai::{self, ChokudaiConfig};
-use crate::search::decide::plan_chain;
 use crate::search::key::WordHasher;
 use crate::search::{beam_search, BeamConfig, BeamResult, BeamRoot};
 use crate::sim::{Field, Neighbourhood, PlayerState, PreparedPack};
@@ -291,17 +290,17 @@ pub struct ChainsReport {
     pub seconds: f64,
 }
 
-/// Runs the first-plan search of `params` (`--first-plan`) from an empty field on
-/// `sequence` (`-ftl` is its limit), reporting when a chain of `chain` or more is first
-/// available.
+/// Runs the opening plan's search from an empty field on `sequence` (`-ftl` is its limit):
+/// the first beam, or with `--ai rush` the rush player's anytime search; reports when a
+/// chain of `chain` or more is first available.
 pub fn chains_one<N: Neighbourhood>(
     sequence: &PackSequence,
     params: &Params,
     chain: u32,
 ) -> ChainsReport {
-    match params.first_planner {
-        FirstPlanner::Beam => chains_beam::<N>(sequence, params, chain),
-        FirstPlanner::Anytime => chains_anytime::<N>(sequence, params, chain),
+    match params.player {
+        PlayerKind::Rush => chains_anytime::<N>(sequence, params, chain),
+        _ => chains_beam::<N>(sequence, params, chain),
     }
 }
 
@@ -345,7 +344,7 @@ fn chains_anytime<N: Neighbourhood>(
         chain,
         depth: result.earliest(chain),
         best_chain: result
-            .choose(chain_ojama(plan_chain(params)))
+            .choose(chain_ojama(params.target_chain()))
             .map_or(0, |f| f.chains),
         max_chain: result.max_chain(),
         sim_calls: None,

@@ -198,7 +198,6 @@ where
     if cli.params.style == Style::Original {
         cli.params.original_style(&given);
     }
-    cli.params.champion_rules(&given);
     cli.given = given;
     if let Some(trailing) = cli.command.as_ref().and_then(Command::trailing_flags) {
         let flags = known_flags();
@@ -214,6 +213,17 @@ where
         cli.given = inner.given;
     }
     Ok(cli)
+}
+
+/// Checks that `flags` (without the program name) are valid flags to play with, as
+/// `ysai package` writes them into `run.sh`.
+pub fn check_play_flags(flags: &[String]) -> Result<(), String> {
+    let args = std::iter::once("ysai".to_string()).chain(flags.iter().cloned());
+    match parse(args) {
+        Ok(cli) if cli.command.is_none() => Ok(()),
+        Ok(_) => Err("the packaged flags must play, not start a subcommand".into()),
+        Err(e) => Err(format!("the packaged flags are not valid: {e}")),
+    }
 }
 
 /// Where the subcommand starts in normalised `args`: the first token that is neither a flag
@@ -258,17 +268,8 @@ const NEW_FLAGS: &[&str] = &[
     "height-cutoff",
     "beam-eval",
     "beam-nodes",
-    "fire",
-    "widen",
-    "first-plan",
-    "replan",
-    "counter-search",
-    "planner",
     "guard-ms",
-    "refine",
-    "spend",
     "late-game",
-    "no-late-game",
     "no-counter-plan",
     "no-hold-fire",
     "no-outbuild",
@@ -367,7 +368,6 @@ impl RawCli {
         params.ai2_minimax &= !params.no_ai2;
         params.ai3_min_over_drops &= !params.no_ai3;
         params.next_chain &= !params.no_nc;
-        params.rush_late_game &= !params.no_late_game;
         match self.ai {
             AiChoice::Player(kind) => params.player = kind,
             AiChoice::Type(n) => params.ai_type = n,
@@ -805,21 +805,9 @@ mod tests {
     }
 
     #[test]
-    fn stronger_play_flags() {
-        let p = params("-fire 13 -widen -first-plan anytime -replan anytime");
-        assert_eq!(
-            (p.fire_chain, p.first_beam_widen, p.first_planner),
-            (13, true, crate::params::FirstPlanner::Anytime)
-        );
-        assert_eq!(p.replanner, crate::params::Replanner::Anytime);
-        let p = params("-counter-search anytime --planner rush --refine");
-        assert_eq!(p.counter_search, crate::params::CounterSearch::Anytime);
-        assert!(p.rush_refine && !Params::default().rush_refine);
-        assert!(params("--spend").rush_spend && !Params::default().rush_spend);
-        assert_eq!(p.planner, crate::params::Planner::Rush);
+    fn search_time_and_ablation_flags() {
         assert_eq!(params("--guard-ms 500").guard_ms, 500);
         assert_eq!(Params::default().guard_ms, 1_000);
-        assert!(!params("--planner ysai --no-late-game").rush_late_game);
         let ablated = params("--no-counter-plan --no-hold-fire --no-outbuild");
         assert!(ablated.no_counter_plan && ablated.no_hold_fire && ablated.no_outbuild);
         let d = Params::default();
@@ -827,46 +815,49 @@ mod tests {
     }
 
     #[test]
-    fn the_full_search_runs_with_the_ysai_planner_or_a_guard_time() {
+    fn the_full_search_runs_in_the_original_turn_or_with_a_guard_time() {
         assert!(
             params("").full_search_runs(),
             "the default weighs its moves"
         );
         assert!(!params("--guard-ms 0").full_search_runs());
-        assert!(!params("--planner rush --guard-ms 0").full_search_runs());
         assert!(params("--guard-ms 500").full_search_runs());
-        assert!(params("--planner ysai").full_search_runs());
-        assert!(params("--style original").full_search_runs());
+        assert!(params("--style original --guard-ms 0").full_search_runs());
+    }
+
+    #[test]
+    fn retired_experiment_switches_are_errors() {
+        for retired in [
+            "--planner rush",
+            "--first-plan anytime",
+            "--replan anytime",
+            "--counter-search anytime",
+            "--fire 13",
+            "--widen",
+            "--refine",
+            "--spend",
+            "--no-late-game",
+        ] {
+            assert!(run(retired).is_err(), "{retired} is accepted");
+        }
     }
 
     #[test]
     fn the_full_ai_plans_with_beams_and_the_sparring_partner_keeps_its_rules() {
         let full = params("");
-        assert_eq!(full.planner, crate::params::Planner::Beam);
+        assert!(!full.plays_original());
         assert_eq!(full.beam_eval, crate::params::BeamEvalKind::Potential);
-        assert!(full.rush_late_game);
-        assert!(!params("--no-late-game").rush_late_game);
         assert!(!params("--ai rush").rush_late_game, "the champion's rules");
         assert!(params("--ai rush --late-game").rush_late_game);
         assert!(params("--late-game --ai rush").rush_late_game);
-        assert!(!params("--ai rush --late-game --no-late-game").rush_late_game);
-        assert!(run("--planner champion").is_err());
-        assert!(run("--first-plan chokudai").is_err());
-        assert!(run("--replan chokudai").is_err());
     }
 
     #[test]
     fn the_original_style_keeps_only_given_flags() {
-        let p = params(
-            "--style original -bcm 13 -fire 13 -widen --beam-eval potential --replan anytime \
-             --planner rush",
-        );
-        assert_eq!(p.planner, crate::params::Planner::Rush);
+        let p = params("--style original -bcm 13 --beam-eval potential");
+        assert!(p.plays_original());
         assert_eq!(p.beam_chain_max, 13);
-        assert_eq!(p.fire_chain, 13);
-        assert!(p.first_beam_widen);
         assert_eq!(p.beam_eval, crate::params::BeamEvalKind::Potential);
-        assert_eq!(p.replanner, crate::params::Replanner::Anytime);
         let mut original = Params::default();
         original.original_style(&[]);
         let p = params("--style original");
@@ -877,25 +868,8 @@ mod tests {
                 ..original
             }
         );
-        assert_eq!(
-            (p.fire_chain, p.beam_chain_max, p.beam_chain_max2),
-            (0, 12, 16)
-        );
-        let mut rush = Params {
-            planner: crate::params::Planner::Rush,
-            ..Params::default()
-        };
-        rush.original_style(&[]);
-        assert_eq!(rush.planner, crate::params::Planner::Ysai);
-        let mut refining = Params {
-            rush_refine: true,
-            rush_spend: true,
-            rush_late_game: true,
-            ..Params::default()
-        };
-        refining.original_style(&[]);
-        assert!(!refining.rush_refine && !refining.rush_spend && !refining.rush_late_game);
-        assert!(params("--style original --refine").rush_refine);
+        assert_eq!((p.beam_chain_max, p.beam_chain_max2), (12, 16));
+        assert_eq!(p.beam_eval, crate::params::BeamEvalKind::Ysai);
     }
 
     #[test]

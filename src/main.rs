@@ -47,7 +47,10 @@ fn main() -> ExitCode {
         }) => bench_chains(&packs, limit, json, chain, &cli.params),
         Some(Command::Arena(args)) => ysai::arena::main(&args),
         Some(Command::Package { out, tier, flags }) => {
-            match ysai::package::package(&out, tier, &flags, &mut io::stdout().lock()) {
+            let packaged = ysai::cli::check_play_flags(&flags).and_then(|()| {
+                ysai::package::package(&out, tier, &flags, &mut io::stdout().lock())
+            });
+            match packaged {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("ysai: package: {e}");
@@ -136,15 +139,16 @@ fn note_flags_without_effect(given: &[String], params: &Params) {
     }
     let kind = format!("{:?}", params.player).to_lowercase();
     let player = match params.player {
-        PlayerKind::Full if !params.full_search_runs() => {
-            format!("{kind} player with --planner rush --guard-ms 0")
+        PlayerKind::Full if params.plays_original() => {
+            format!("{kind} player with --style original")
         }
-        PlayerKind::Full => format!("{kind} player with --planner {:?}", params.planner),
+        PlayerKind::Full if !params.full_search_runs() => {
+            format!("{kind} player with --guard-ms 0")
+        }
         _ => format!("{kind} player"),
-    }
-    .to_lowercase();
+    };
     eprintln!(
-        "ysai: note: the {player} does not use {}; they configure other players or planners",
+        "ysai: note: the {player} does not use {}; they configure other players or styles",
         unused.join(" ")
     );
 }

@@ -144,20 +144,14 @@ fn verify(archive: &Path) -> Result<String, String> {
     outcome
 }
 
-/// `ysai package --out FILE.zip [--tier T] [-- FLAGS]`: writes and checks the archive.
+/// `ysai package --out FILE.zip [--tier T] [-- FLAGS]`: writes and checks the archive. The
+/// caller checks `flags` first ([`crate::cli::check_play_flags`]).
 pub fn package(
     out: &Path,
     tier: Option<Tier>,
     flags: &[String],
     log: &mut impl Write,
 ) -> Result<(), String> {
-    let mut args = vec!["ysai".to_string()];
-    args.extend(flags.iter().cloned());
-    match crate::cli::parse(args) {
-        Ok(cli) if cli.command.is_none() => {}
-        Ok(_) => return Err("the packaged flags must play, not start a subcommand".into()),
-        Err(e) => return Err(format!("the packaged flags are not valid: {e}")),
-    }
     let binary = binary(tier, log)?;
     let bytes = fs::read(&binary).map_err(|e| format!("{}: {e}", binary.display()))?;
     let script = run_script(flags);

@@ -1,6 +1,6 @@
 //! Every tunable setting of the AI, with the original program's defaults, except where an
-//! arena match chose better ones (the planner and its settings); `--style original` restores
-//! those ([`Params::original_style`]).
+//! arena match chose better ones (the beams' rank and target); `--style original` restores
+//! those and plays the original's own turn ([`Params::original_style`]).
 //!
 //! Each field names the original flag and field (see `spec/ysai-reference.md` §7). Defaults are
 //! those of the final version; flags that only the qualifier version had use the qualifier's
@@ -75,51 +75,6 @@ pub enum Style {
     Original,
 }
 
-/// What searches for the first plan (`--first-plan`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum FirstPlanner {
-    /// The original's first beam (§9a), with the first-beam flags.
-    Beam,
-    /// The rush player's anytime search over `-bd` moves for the whole `-ftl`, firing the
-    /// earliest chain of `-bcm` or more.
-    Anytime,
-}
-
-/// What plans the next chain once the first plan is over (`--replan`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Replanner {
-    /// The original's: a per-turn beam each turn, its first move weighed by the search.
-    Beam,
-    /// A plan from the rush player's anytime search (the earliest chain of `-bcm` or more, 1.5
-    /// times my ojama stock if that is more), followed while it replays.
-    Anytime,
-}
-
-/// What plans the full AI's moves (`--planner`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Planner {
-    /// ysai's turn: plans from the widened beam search, the fire and counter rules, the full
-    /// search overruling a plan only on a forced win or the plan's move dying (`src/policy/`).
-    Beam,
-    /// The original's: the first plan, the fire rule and the replans above.
-    Ysai,
-    /// The rush player (its plans, counters and fire rule) proposes every move, played if it
-    /// survives; with `--guard-ms` the full search keeps it unless it finds that it loses, or
-    /// that its own best move wins by force.
-    Rush,
-}
-
-/// What looks for the enemy's answer to my chain in the counter analysis (`--counter-search`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum CounterSearch {
-    /// The original's: an enemy beam of `-ebd` moves (no answer that soon: fire), then one of
-    /// 10 moves with my attack in its stock.
-    Beam,
-    /// Instead of both beams, the rush player's anytime search over 7 moves with my attack in
-    /// its stock.
-    Anytime,
-}
-
 /// What the first and per-turn beams rank nodes by (`--beam-eval`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum BeamEvalKind {
@@ -151,13 +106,6 @@ pub struct Params {
     #[arg(long = "hash", value_name = "MB", default_value_t = D.tt_megabytes)]
     #[arg(help_heading = heading::SEARCH, help = "Transposition table size in MiB")]
     pub tt_megabytes: usize,
-    /// `--fire N`: fire as soon as the next move can fire a chain of N or more, unless the
-    /// counter analysis finds the enemy's answer bigger (0 = never force it: the search and
-    /// the plan decide, as in the original).
-    #[arg(long = "fire", value_name = "N", default_value_t = D.fire_chain)]
-    #[arg(help_heading = heading::SEARCH,
-          help = "Fire a chain of N or more at once unless the enemy can answer bigger; 0 = the search decides")]
-    pub fire_chain: u32,
     /// `--turn-ms MS`: the longest one answer may take (the qualifier's 20 s). Every time
     /// budget is also scaled by the game clock left (see `search::timeman`).
     #[arg(long = "turn-ms", value_name = "MS", default_value_t = D.turn_limit_ms)]
@@ -244,18 +192,6 @@ pub struct Params {
     #[arg(help_heading = heading::FIRST_BEAM,
           help = "Time limit, counted from reading the first pack")]
     pub first_time_limit_ms: u64,
-    /// `--first-plan beam|anytime`: what searches for the first plan.
-    #[arg(long = "first-plan", value_name = "beam|anytime", value_enum,
-          hide_possible_values = true, default_value_t = D.first_planner)]
-    #[arg(help_heading = heading::FIRST_BEAM,
-          help = "First plan: beam (the original's), anytime (the rush player's search, earliest -bcm chain)")]
-    pub first_planner: FirstPlanner,
-    /// `--widen`: run the first beam again, as wide as the time it left allows, and keep the
-    /// plan that reaches the target chain earliest (then fires the bigger chain).
-    #[arg(long = "widen", default_value_t = D.first_beam_widen)]
-    #[arg(help_heading = heading::FIRST_BEAM,
-          help = "Rerun the first beam as wide as its time left allows; keep the earlier plan")]
-    pub first_beam_widen: bool,
     /// `--height-cutoff MODE`: how the first beam ranks a node with a column of 14 or more.
     #[arg(long = "height-cutoff", value_name = "MODE", value_enum,
           hide_possible_values = true, default_value_t = D.height_cutoff)]
@@ -332,65 +268,37 @@ pub struct Params {
     #[arg(help_heading = heading::TURN_BEAMS,
           help = "Aim at a 10-chain while my best chain is <= N")]
     pub next_beam_target_max: i32,
-    /// `--replan beam|anytime`: what plans the next chain once the first plan is over.
-    #[arg(long = "replan", value_name = "beam|anytime", value_enum,
-          hide_possible_values = true, default_value_t = D.replanner)]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Later plans: beam (the original's per-turn beam), anytime (a plan followed while it replays)")]
-    pub replanner: Replanner,
-    /// `--planner beam|rush|ysai`: what plans the full AI's moves.
-    #[arg(long = "planner", value_name = "beam|rush|ysai", value_enum,
-          hide_possible_values = true, default_value_t = D.planner)]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Plans: beam (default: widened beam plans, fire and counter rules, the search overruling on forced outcomes), rush (the rush player's move, played if it survives, or weighed with --guard-ms), ysai (the original's plans, fire rule, replans above)")]
-    pub planner: Planner,
-    /// `--guard-ms MS`: what the full search weighing a planned move may take at the
-    /// qualifier's clock (scaled like every budget); 0 = no search, the move stands if it
+    /// `--guard-ms MS`: what ysai's full search may take each turn from turn 8 at the
+    /// qualifier's clock (scaled like every budget); 0 = no search, a plan's move stands if it
     /// survives the turn.
     #[arg(long = "guard-ms", value_name = "MS", default_value_t = D.guard_ms)]
     #[arg(help_heading = heading::TURN_BEAMS,
-          help = "The full search's time for weighing a planned move (scaled), with --planner beam or rush; 0 = none, a surviving move stands")]
+          help = "The full search's time each turn from turn 8 (scaled); 0 = none, a plan's move stands if it survives the turn")]
     pub guard_ms: u64,
-    /// `--refine`: the rush player (`--ai rush`, `--planner rush`) spends the turns that only
-    /// follow its plan searching again from the real position, and takes a better plan.
-    #[arg(long = "refine", default_value_t = D.rush_refine)]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Rush player: on turns that follow the plan, search for a better one with the clock's spare time")]
-    pub rush_refine: bool,
-    /// `--spend`: the rush player's plan searches take a quarter of the time left above the
-    /// reserve (up to the turn limit) when that is more than their flag scaled to the clock.
-    #[arg(long = "spend", default_value_t = D.rush_spend)]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Rush player: plan searches take a quarter of the time above the reserve when that is more")]
-    pub rush_spend: bool,
     /// `--late-game`: below its reserve the rush player's searches take an eighth of the time
     /// left (instead of one second scaled to it), and it still answers threat spikes and
     /// checks the opponent's answer before firing.
     #[arg(long = "late-game", default_value_t = D.rush_late_game)]
     #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Rush player: below the reserve, searches take 1/8 of the time left and the counter rules stay on (default as the full AI's planner; --ai rush plays without it unless given)")]
+          help = "Rush player: below the reserve, searches take 1/8 of the time left and the counter rules stay on")]
     pub rush_late_game: bool,
-    /// `--no-late-game`: the full AI's rush planner keeps the champion's late-game rules.
-    #[arg(long = "no-late-game")]
-    #[arg(help_heading = heading::TURN_BEAMS, help = "Turn --late-game (on by default for the full AI) off")]
-    pub no_late_game: bool,
-    /// `--no-counter-plan`: the rush player does not answer a spike in the opponent's threat
+    /// `--no-counter-plan`: ysai (and the rush player) does not answer a spike in the opponent's threat
     /// with a counter plan (an ablation switch: the rule is part of the champion's design).
     #[arg(long = "no-counter-plan")]
     #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Rush player: no counter plan when the opponent's threat spikes")]
+          help = "No counter plan when the opponent's threat spikes (ablation)")]
     pub no_counter_plan: bool,
-    /// `--no-hold-fire`: the rush player fires its plan without checking the opponent's answer
+    /// `--no-hold-fire`: ysai (and the rush player) fires its plan without checking the opponent's answer
     /// to the attack first.
     #[arg(long = "no-hold-fire")]
     #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Rush player: fire without checking whether the opponent answers bigger")]
+          help = "Fire without checking whether the opponent answers bigger (ablation)")]
     pub no_hold_fire: bool,
-    /// `--no-outbuild`: the rush player does not out-build an opponent that keeps a high
+    /// `--no-outbuild`: ysai (and the rush player) does not out-build an opponent that keeps a high
     /// trigger waiting.
     #[arg(long = "no-outbuild")]
     #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Rush player: do not out-build an opponent waiting on a high trigger")]
+          help = "Do not out-build an opponent waiting on a high trigger (ablation)")]
     pub no_outbuild: bool,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
     #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
@@ -425,12 +333,6 @@ pub struct Params {
     #[arg(long = "ebt", value_name = "MS", default_value_t = D.enemy_beam_time_ms)]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: time per beam")]
     pub enemy_beam_time_ms: u64,
-    /// `--counter-search beam|anytime`: what looks for the enemy's answer to my chain.
-    #[arg(long = "counter-search", value_name = "beam|anytime", value_enum,
-          hide_possible_values = true, default_value_t = D.counter_search)]
-    #[arg(help_heading = heading::HELPER_BEAMS,
-          help = "Counter analysis's answer search: beam (the original's), anytime (the rush player's, 7 moves)")]
-    pub counter_search: CounterSearch,
     /// `-nebw N` (nextenebeamsearchWidth): enemy beam width for the skill-mode decision (§9g).
     #[arg(long = "nebw", value_name = "N", default_value_t = D.next_enemy_beam_width)]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill-mode decision: enemy beam width")]
@@ -628,7 +530,7 @@ pub struct Params {
     #[arg(long = "style", value_name = "default|original", value_enum,
           hide_possible_values = true, default_value_t = D.style)]
     #[arg(help_heading = heading::ENGINE, display_order = 6,
-          help = "original: the original's play (-fire 0, no -widen, ysai planner, no -refine, -spend or -late-game, beam plan, replan, counter search and rank, -bcm 12 -bcm2 16) unless flags say otherwise")]
+          help = "original: the original's own turn (its plans, beams, counter analysis, search choosing every move; --beam-eval ysai -bcm 12 -bcm2 16 unless given)")]
     pub style: Style,
     /// `--threads N`: worker threads; 0 (the default) = all cores. The original `-ut` also
     /// means all cores.
@@ -666,7 +568,6 @@ impl Params {
         no_ai3: false,
         ai3_big_attack: false,
         check_first_chain: true,
-        fire_chain: 0,
 
         beam_depth: 16,
         beam_width: 5000,
@@ -679,8 +580,6 @@ impl Params {
         beam_max_x: 6,
         first_time_limit_ms: 19_000,
         height_cutoff: HeightCutoff::Qualifier,
-        first_beam_widen: false,
-        first_planner: FirstPlanner::Beam,
         beam_eval: BeamEvalKind::Potential,
         beam_nodes: 0,
         beam_time_limit_ms: 19_250,
@@ -696,17 +595,11 @@ impl Params {
         next_beam_depth: 10,
         next_beam_time_ms: 1350,
         next_beam_target_max: 10,
-        replanner: Replanner::Beam,
-        planner: Planner::Beam,
         guard_ms: 1_000,
-        rush_refine: false,
-        rush_spend: false,
-        rush_late_game: true,
-        no_late_game: false,
+        rush_late_game: false,
         no_counter_plan: false,
         no_hold_fire: false,
         no_outbuild: false,
-        counter_search: CounterSearch::Beam,
         next_beam_min_chain: 9,
         next_beam_ignore_eval_diff: 10,
         first_skill_mode: false,
@@ -768,51 +661,32 @@ impl Params {
 }
 
 impl Params {
-    /// Whether the full AI runs its full search: always with ysai's planner, and with the rush
-    /// planner only when `--guard-ms` gives it time to weigh the rush player's moves.
-    pub fn full_search_runs(&self) -> bool {
-        self.planner == Planner::Ysai || self.guard_ms > 0
+    /// Whether `--style original` asked for the original's own turn (its plans, beams,
+    /// counter analysis and the full search choosing every move from turn 8).
+    pub fn plays_original(&self) -> bool {
+        self.style == Style::Original
     }
 
-    /// `--ai rush` is the sparring partner: it plays the champion's rules (no `--late-game`)
-    /// unless `given` (the flags on the command line) asks for more.
-    pub fn champion_rules(&mut self, given: &[String]) {
-        if self.player == PlayerKind::Rush && !given.iter().any(|g| g == "late-game") {
-            self.rush_late_game = false;
+    /// The chain the original's plans aim at and the beam player fires: `-bcm`, or 12 when
+    /// that is off.
+    pub fn target_chain(&self) -> u32 {
+        if self.beam_chain_max > 0 {
+            self.beam_chain_max as u32
+        } else {
+            12
         }
     }
 
-    /// `--style original`: every play setting this program added or retuned goes back to the
+    /// Whether the full AI runs its full search: the original's turn always does; ysai's
+    /// turn when `--guard-ms` gives it time.
+    pub fn full_search_runs(&self) -> bool {
+        self.plays_original() || self.guard_ms > 0
+    }
+
+    /// `--style original`: every play setting this program retuned goes back to the
     /// original's value, except those whose flag (a long name) is in `given`.
     pub fn original_style(&mut self, given: &[String]) {
         let keep = |flag: &str| given.iter().any(|g| g == flag);
-        if !keep("fire") {
-            self.fire_chain = 0;
-        }
-        if !keep("widen") {
-            self.first_beam_widen = false;
-        }
-        if !keep("first-plan") {
-            self.first_planner = FirstPlanner::Beam;
-        }
-        if !keep("counter-search") {
-            self.counter_search = CounterSearch::Beam;
-        }
-        if !keep("replan") {
-            self.replanner = Replanner::Beam;
-        }
-        if !keep("planner") {
-            self.planner = Planner::Ysai;
-        }
-        if !keep("refine") {
-            self.rush_refine = false;
-        }
-        if !keep("spend") {
-            self.rush_spend = false;
-        }
-        if !keep("late-game") {
-            self.rush_late_game = false;
-        }
         if !keep("beam-eval") {
             self.beam_eval = BeamEvalKind::Ysai;
         }

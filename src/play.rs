@@ -1,7 +1,7 @@
 //! Playing the game protocol: read each block, let the chosen player decide, answer.
 
-use crate::params::{heading, Params, Planner, PlayerKind};
-use crate::player::{BeamPlayer, FullPlayer, Greedy, Player, RandomPlayer, RushPlayer};
+use crate::params::{heading, Params, PlayerKind};
+use crate::player::{BeamPlayer, Greedy, OriginalPlayer, Player, RandomPlayer, RushPlayer};
 use crate::policy::Ysai;
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
 use crate::sim::{
@@ -37,27 +37,18 @@ const PLAYER_FLAGS: &[&str] = &["threads", "ut", "ai", "neighbours", "seed", "g"
 /// The flags the rush player obeys besides those of every player and its own settings.
 const RUSH_FLAGS: &[&str] = &["turn-ms", "tm"];
 
-/// The rush player's own settings, which the full AI reads only with `--planner rush`.
+/// The rush player's own settings; ysai's turn reads the three rule switches too.
 const RUSH_SETTINGS: &[&str] = &[
-    "refine",
-    "spend",
     "late-game",
-    "no-late-game",
     "no-counter-plan",
     "no-hold-fire",
     "no-outbuild",
 ];
 
-/// What the full AI reads only with `--planner rush` besides [`RUSH_SETTINGS`].
-const GUARD_FLAGS: &[&str] = &["guard-ms"];
-
-/// What only ysai's own planner reads besides [`BEAM_FLAGS`]: its plans, fire rule and
-/// skill mode, its counter, safety and skill beams. With `--planner rush` none of it runs.
-const YSAI_PLANNER_FLAGS: &[&str] = &[
-    "fire",
+/// What only the original's turn reads besides [`BEAM_FLAGS`]: its plan acceptance and
+/// skill mode, its counter, safety and skill beams.
+const ORIGINAL_TURN_FLAGS: &[&str] = &[
     "ncfc",
-    "first-plan",
-    "widen",
     "btl",
     "bihmax",
     "bihmin",
@@ -65,10 +56,8 @@ const YSAI_PLANNER_FLAGS: &[&str] = &[
     "nc",
     "no-nc",
     "skill-mode-final",
-    "replan",
     "nbminc",
     "nbihd",
-    "counter-search",
     "ebw",
     "ebcw",
     "ebd",
@@ -114,7 +103,7 @@ const BEAM_FLAGS: &[&str] = &[
     "turn-ms",
 ];
 
-/// What ysai's turn (`--planner beam`) reads besides the full search's flags: the opening's
+/// What ysai's turn (the default) reads besides the full search's flags: the opening's
 /// beam (`-bd -bw -bcw -bminx -bmaxx -ftl`, cut-off, rank, node budget), the per-turn plans'
 /// (`-nbw -nbcw -nbd`), the opponent's answer (`-ebw -ebcw`), the search's time and the rules'
 /// switches.
@@ -144,26 +133,19 @@ const BEAM_PLANNER_FLAGS: &[&str] = &[
 
 /// Whether the full AI of `params` reads `flag`.
 fn full_ai_uses(params: &Params, flag: &str) -> bool {
-    match params.planner {
-        Planner::Beam => {
-            let searched = params.guard_ms > 0
-                && search_only_flags().contains(flag)
-                && !YSAI_PLANNER_FLAGS.contains(&flag)
-                && flag != "fsm";
-            BEAM_PLANNER_FLAGS.contains(&flag) || searched
-        }
-        Planner::Ysai => !(RUSH_SETTINGS.contains(&flag) || GUARD_FLAGS.contains(&flag)),
-        Planner::Rush => {
-            let ysai_only = BEAM_FLAGS.contains(&flag) || YSAI_PLANNER_FLAGS.contains(&flag);
-            let unsearched = !params.full_search_runs() && search_only_flags().contains(flag);
-            RUSH_FLAGS.contains(&flag) || !(ysai_only || unsearched)
-        }
+    if params.plays_original() {
+        return !(RUSH_SETTINGS.contains(&flag) || flag == "guard-ms");
     }
+    let searched = params.guard_ms > 0
+        && search_only_flags().contains(flag)
+        && !ORIGINAL_TURN_FLAGS.contains(&flag)
+        && flag != "fsm";
+    BEAM_PLANNER_FLAGS.contains(&flag) || searched
 }
 
 /// The flags that configure only the full search and its evaluation (their headings in the
-/// help, and the skill mode it starts in), which weigh the rush planner's moves only when
-/// `--guard-ms` gives them time. Read from the flags' definitions once.
+/// help, and the skill mode it starts in), which ysai's turn reads only when `--guard-ms`
+/// gives the search time. Read from the flags' definitions once.
 fn search_only_flags() -> &'static HashSet<String> {
     static FLAGS: OnceLock<HashSet<String>> = OnceLock::new();
     FLAGS.get_or_init(|| {
@@ -305,8 +287,8 @@ fn make_player<N: Neighbourhood>(params: &Params) -> Box<dyn Player> {
         PlayerKind::Random => Box::new(RandomPlayer::new(params.seed)),
         PlayerKind::Greedy => Box::new(Greedy::<N>::default()),
         PlayerKind::Beam => Box::new(BeamPlayer::<N>::new(params)),
-        PlayerKind::Full if params.planner == Planner::Beam => Box::new(Ysai::<N>::new(params)),
-        PlayerKind::Full => Box::new(FullPlayer::<N>::new(params)),
+        PlayerKind::Full if params.plays_original() => Box::new(OriginalPlayer::<N>::new(params)),
+        PlayerKind::Full => Box::new(Ysai::<N>::new(params)),
         PlayerKind::Rush => Box::new(RushPlayer::<N>::new(params)),
     }
 }
@@ -368,15 +350,16 @@ fn answer(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::Style;
 
     fn flags(names: &[&str]) -> Vec<String> {
         names.iter().map(|s| s.to_string()).collect()
     }
 
-    fn unused(player: PlayerKind, planner: Planner, given: &[&str]) -> Vec<String> {
+    fn unused(player: PlayerKind, style: Style, given: &[&str]) -> Vec<String> {
         let params = Params {
             player,
-            planner,
+            style,
             ..Params::default()
         };
         flags_without_effect(&params, &flags(given))
@@ -385,7 +368,7 @@ mod tests {
     #[test]
     fn search_flags_are_reported_and_player_flags_are_not() {
         let given = ["bw", "threads", "bcm-", "t", "m"];
-        let unused = |player| unused(player, Planner::Ysai, &given);
+        let unused = |player| unused(player, Style::Original, &given);
         assert_eq!(unused(PlayerKind::Greedy), ["-bw", "-bcm-", "-m"]);
         assert_eq!(unused(PlayerKind::Beam), ["-m"]);
         assert!(unused(PlayerKind::Full).is_empty());
@@ -393,51 +376,37 @@ mod tests {
     }
 
     #[test]
-    fn each_planner_of_the_full_ai_reports_the_others_flags() {
+    fn each_turn_of_the_full_ai_reports_the_others_flags() {
         let given = [
             "bw",
             "bcw",
-            "fire",
             "dbw",
             "turn-ms",
             "d",
             "hl",
             "fsm",
             "late-game",
-            "refine",
+            "guard-ms",
         ];
-        let full = |planner, guard_ms| {
+        let full = |style, guard_ms| {
             let params = Params {
-                planner,
+                style,
                 guard_ms,
                 ..Params::default()
             };
             flags_without_effect(&params, &flags(&given))
         };
-        let searchless = ["-bw", "-bcw", "-fire", "-dbw", "-d", "-hl", "-fsm"];
-        assert_eq!(full(Planner::Rush, 0), searchless);
+        assert_eq!(full(Style::Original, 0), ["-late-game", "-guard-ms"]);
+        assert_eq!(full(Style::Default, 1_000), ["-dbw", "-fsm", "-late-game"]);
         assert_eq!(
-            full(Planner::Rush, 2_000),
-            ["-bw", "-bcw", "-fire", "-dbw"],
-            "the search weighs moves"
-        );
-        assert_eq!(full(Planner::Ysai, 0), ["-late-game", "-refine"]);
-        let ysai_turn = ["-fire", "-dbw", "-fsm", "-late-game", "-refine"];
-        assert_eq!(full(Planner::Beam, 1_000), ysai_turn);
-        assert_eq!(
-            full(Planner::Beam, 0),
-            [
-                "-fire",
-                "-dbw",
-                "-d",
-                "-hl",
-                "-fsm",
-                "-late-game",
-                "-refine"
-            ],
+            full(Style::Default, 0),
+            ["-dbw", "-d", "-hl", "-fsm", "-late-game"],
             "no search: its flags do nothing"
         );
-        let rush = unused(PlayerKind::Rush, Planner::Ysai, &given);
-        assert_eq!(rush, searchless);
+        let rush = unused(PlayerKind::Rush, Style::Default, &given);
+        assert_eq!(
+            rush,
+            ["-bw", "-bcw", "-dbw", "-d", "-hl", "-fsm", "-guard-ms"]
+        );
     }
 }

@@ -1012,8 +1012,8 @@ fn the_beam_player_fires_first_against_greedy_at_a_short_time_control_without_lo
 }
 
 #[test]
-fn the_ysai_planner_beats_greedy_at_a_short_time_control_without_losing_on_time() {
-    let full = "self --planner ysai -bw 1500 -bcw 500 -bd 14 -bcm 10 -bcm2 14";
+fn the_original_turn_beats_greedy_at_a_short_time_control_without_losing_on_time() {
+    let full = "self --style original -bw 1500 -bcw 500 -bd 14 -bcm 10 -bcm2 14";
     let line = one_game_alone(full, "greedy", "30000+2000");
     assert_eq!(line["winner"], 0, "{line}");
     assert_eq!(line["reason"], "dead", "{line}");

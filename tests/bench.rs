@@ -255,14 +255,14 @@ fn chains_reports_unusable_directories_and_files() {
     fs::remove_dir_all(dir).unwrap();
 }
 
-/// `--first-plan anytime` reports the rush player's search: reproducible under an expansion
+/// `--ai rush` reports the rush player's opening search: reproducible under an expansion
 /// budget, with no simulator-call count (it does not keep one) rather than a made-up one.
 #[test]
-fn chains_with_the_anytime_first_plan() {
+fn chains_with_the_rush_players_opening_search() {
     let dir = pack_dir("anytime");
     let run = |expansions: &str| {
         let mut args = json_chains_args(&dir);
-        args.extend(["--first-plan", "anytime", "--beam-nodes", expansions]);
+        args.extend(["--ai", "rush", "--beam-nodes", expansions]);
         let (stdout, stderr, code) = ysai(&args);
         assert_eq!(code, Some(0), "{stderr}");
         stdout

@@ -186,7 +186,7 @@ fn plays_a_recorded_game() {
     // The search flags are accepted and reported as unused by the baseline player.
     assert_eq!(
         run.stderr_lines(),
-        ["ysai: note: the greedy player does not use -bw -bcw; they configure other players or planners"]
+        ["ysai: note: the greedy player does not use -bw -bcw; they configure other players or styles"]
     );
     let quiet = run_file(&["--ai", "greedy"], GAME_21);
     assert_eq!(quiet.stdout, run.stdout);
@@ -284,11 +284,11 @@ fn game_and_turn_options_give_one_answer() {
     assert_legal(answers[0], turn);
 }
 
-/// The full AI with ysai's planner at small widths and depths, its beams limited by nodes
+/// The full AI with the original's turn at small widths and depths, its beams limited by nodes
 /// (reproducible, fast).
 const SMALL_FULL: [&str; 12] = [
-    "--planner",
-    "ysai",
+    "--style",
+    "original",
     "-bw",
     "200",
     "-bcw",
@@ -882,17 +882,7 @@ fn m_shows_the_first_beam_bucket_by_bucket() {
     let (_, text) = first_game_of_54();
     let run = run_input(
         &[
-            "--planner",
-            "ysai",
-            "-m",
-            "-bw",
-            "200",
-            "-bcw",
-            "60",
-            "-bd",
-            "6",
-            "-t",
-            "0",
+            "--style", "original", "-m", "-bw", "200", "-bcw", "60", "-bd", "6", "-t", "0",
         ],
         text.as_str(),
     );

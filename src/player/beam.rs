@@ -14,8 +14,6 @@ use crate::search::timeman::Clock;
 use crate::search::{beam_search, BeamConfig, BeamRoot};
 use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
-/// The chain fired when `-bcm` does not name one.
-const DEFAULT_FIRE_CHAIN: u32 = 12;
 /// Below this budget a per-turn beam is not worth starting.
 const MIN_BEAM: Duration = Duration::from_millis(10);
 
@@ -34,25 +32,10 @@ impl<N: Neighbourhood> BeamPlayer<N> {
         }
     }
 
-    fn fire_chain(&self) -> u32 {
-        if self.params.beam_chain_max > 0 {
-            self.params.beam_chain_max as u32
-        } else {
-            DEFAULT_FIRE_CHAIN
-        }
-    }
-
-    fn clock(&self, view: &Position<'_>) -> Clock {
-        Clock {
-            game_left_ms: view.time_left_ms,
-            turn_limit_ms: self.params.turn_limit_ms,
-        }
-    }
-
     fn first_plan(&mut self, view: &Position<'_>, start: Instant) {
         let mut config = BeamConfig::first_beam(&self.params);
         config.deadline = Some(
-            self.clock(view)
+            Clock::of(view, self.params.turn_limit_ms)
                 .deadline(start, self.params.first_time_limit_ms),
         );
         let result = beam_search::<N>(root(view), &config);
@@ -66,7 +49,8 @@ impl<N: Neighbourhood> BeamPlayer<N> {
         first_move_chain: u32,
     ) -> Option<Action> {
         let mut config = BeamConfig::turn_beam(&self.params, first_move_chain);
-        let budget = self.clock(view).budget(self.params.next_beam_time_ms);
+        let budget =
+            Clock::of(view, self.params.turn_limit_ms).budget(self.params.next_beam_time_ms);
         if budget < MIN_BEAM && config.node_budget.is_none() {
             return None;
         }
@@ -111,13 +95,13 @@ impl<N: Neighbourhood> Player for BeamPlayer<N> {
             self.first_plan(view, start);
         }
         let (chain, fire) = best_chain::<N>(view.me, pack);
-        if chain >= self.fire_chain() {
+        if chain >= self.params.target_chain() {
             return fire;
         }
         let planned = self
             .plan
             .as_ref()
-            .and_then(|plan| plan.next::<N>(view.turn, view.me, view.packs));
+            .and_then(|plan| plan.next(view.turn, view.me));
         let choice = planned.or_else(|| {
             self.plan = None;
             self.turn_plan(view, start, chain)

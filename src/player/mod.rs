@@ -2,15 +2,15 @@
 //! legal for the state it was given.
 
 mod beam;
-mod full;
 pub mod greedy;
+mod original;
 mod random;
 mod report;
 mod rush;
 
 pub use beam::BeamPlayer;
-pub use full::FullPlayer;
 pub use greedy::Greedy;
+pub use original::OriginalPlayer;
 pub use random::RandomPlayer;
 pub use rush::RushPlayer;
 

@@ -6,14 +6,14 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use crate::policy::original::{BeamNote, Decision, Detail, Reason};
 use crate::render::{field_picture, side_by_side};
 use crate::search::beam::BeamResult;
-use crate::search::decide::{BeamNote, Decision, Detail, Reason};
 use crate::search::eval::{CounterVerdict, Line};
 use crate::sim::{PlayerState, Position};
 
 /// The `-tm` line: turn and clock, first-move chains of both sides, situation and counter
-/// tokens, every beam and anytime search, the search depths and nodes, then the move, why, and its value.
+/// tokens, every beam, the search depths and nodes, then the move, why, and its value.
 pub fn turn_line(view: &Position<'_>, d: &Decision) -> String {
     let mut line = format!(
         "Turn {} timeleft {} elapsed {} mc {}/{}",
@@ -31,14 +31,6 @@ pub fn turn_line(view: &Position<'_>, d: &Decision) -> String {
     }
     for note in &d.beams {
         line.push_str(&beam_token(note));
-    }
-    for note in &d.anytime {
-        line.push_str(&search_token(
-            note.label,
-            note.horizon,
-            (note.max_chain, note.max_chain_depth),
-            note.elapsed,
-        ));
     }
     if d.skill_mode {
         line.push_str(" SKILLMODE");
@@ -65,8 +57,6 @@ fn reason_token(d: &Decision) -> &'static str {
     match (d.reason, d.plan_cancelled) {
         (Reason::Plan, _) => "Beam",
         (Reason::PlanKept, _) => "Beam kept",
-        (Reason::Fire, _) => "Fire",
-        (Reason::Guide, _) => "Rush kept",
         (_, true) => "Canceled Beam, Act",
         (Reason::Beam, false) => "NBeam",
         (Reason::Search, false) => "Act",
@@ -96,7 +86,7 @@ fn beam_token(note: &BeamNote) -> String {
     )
 }
 
-/// ` [label bd depth mch max/at-depth ms]`, for a beam or an anytime search.
+/// ` [label bd depth mch max/at-depth ms]`.
 fn search_token(label: &str, depth: usize, (max, at): (u32, usize), took: Duration) -> String {
     format!(
         " [{label} bd {depth} mch {max}/{at} {}ms]",

@@ -15,7 +15,7 @@ use crate::params::Params;
 use crate::policy::rules::{high_trigger, Threats};
 use crate::policy::{next_move, Plan};
 use crate::search::chokudai::{search, ChokudaiConfig, Fire};
-use crate::search::timeman::{at_turn_limit, Clock};
+use crate::search::timeman::{at_turn_limit, Clock, RESERVE_MS};
 use crate::sim::{Action, Neighbourhood, PlayerState, Position};
 
 /// Search budgets and horizons, set for the qualifier's 180 s + 20 s clock and scaled to the
@@ -26,17 +26,9 @@ const COUNTER: (usize, u64) = (10, 15_000);
 const ANTI_COUNTER: (usize, u64) = (7, 5_000);
 const EXTEND: (usize, u64) = (8, 13_000);
 const OUTBUILD: (usize, u64) = (8, 15_000);
-/// `--refine`: a plan-following turn searches again for at most this long (scaled), and for
-/// no more than this share of the time left above the reserve, so that a long game spends
-/// ever less and the reserve stays whole.
-const REFINE_MS: u64 = 5_000;
-const REFINE_SHARE: u64 = 8;
-/// `--spend`: a plan search may take this share of the time left above the reserve.
-const SPEND_SHARE: u64 = 4;
-/// Below this much time left (scaled to the turn limit), every search gets a second (scaled
-/// to the turn limit as well: the champion's fixed second, not a share of the time left) and
-/// no counter or anti-counter search runs.
-const RESERVE_MS: u64 = 30_000;
+/// Below the reserve ([`RESERVE_MS`]), every search gets a second (scaled to the turn limit:
+/// the champion's fixed second, not a share of the time left) and no counter or
+/// anti-counter search runs.
 const SHORT_MS: u64 = 1_000;
 /// `--late-game`: below the reserve a search takes this share of the time left instead.
 const LATE_SHARE: u64 = 8;
@@ -77,8 +69,6 @@ pub struct RushPlayer<N: Neighbourhood> {
     turn_limit_ms: u64,
     seed: u64,
     report: bool,
-    refine: bool,
-    spend: bool,
     late_game: bool,
     rules: CounterRules,
     plan: Option<Plan>,
@@ -97,7 +87,6 @@ enum Why {
     Counter,
     HoldFire,
     Outbuild,
-    Refine,
     Greedy,
 }
 
@@ -107,8 +96,6 @@ impl<N: Neighbourhood> RushPlayer<N> {
             turn_limit_ms: params.turn_limit_ms,
             seed: params.seed,
             report: params.turn_debug_msg,
-            refine: params.rush_refine,
-            spend: params.rush_spend,
             late_game: params.rush_late_game,
             rules: CounterRules::of(params),
             plan: None,
@@ -116,13 +103,6 @@ impl<N: Neighbourhood> RushPlayer<N> {
             against_bomber: false,
             outbuilt: None,
             neighbours: PhantomData,
-        }
-    }
-
-    fn clock(&self, view: &Position<'_>) -> Clock {
-        Clock {
-            game_left_ms: view.time_left_ms,
-            turn_limit_ms: self.turn_limit_ms,
         }
     }
 
@@ -142,31 +122,20 @@ impl<N: Neighbourhood> RushPlayer<N> {
         self.time_to_spare(view) || self.late_game
     }
 
-    /// The time left above the reserve.
-    fn spare_ms(&self, view: &Position<'_>) -> u64 {
-        (view.time_left_ms.max(0) as u64).saturating_sub(self.reserve_ms())
-    }
-
-    /// How long a search with time flag `flag_ms` may take: the flag scaled to the clock,
-    /// or with `--spend` (for a plan search) a share of the time above the reserve if more,
-    /// never past the turn limit. Below the reserve, whatever the flag: the short search, or
-    /// with `--late-game` a share of the time left.
-    fn budget(&self, view: &Position<'_>, flag_ms: u64, plan: bool) -> Duration {
-        let clock = self.clock(view);
-        if !self.time_to_spare(view) {
-            let ms = if self.late_game {
-                view.time_left_ms.max(0) as u64 / LATE_SHARE
-            } else {
-                at_turn_limit(SHORT_MS, self.turn_limit_ms)
-            };
-            return Duration::from_millis(ms).min(clock.ceiling());
+    /// How long a search with time flag `flag_ms` may take: the flag scaled to the clock.
+    /// Below the reserve, whatever the flag: the short search, or with `--late-game` a share
+    /// of the time left.
+    fn budget(&self, view: &Position<'_>, flag_ms: u64) -> Duration {
+        let clock = Clock::of(view, self.turn_limit_ms);
+        if self.time_to_spare(view) {
+            return clock.budget(flag_ms);
         }
-        let scaled = clock.budget(flag_ms);
-        if !(self.spend && plan) {
-            return scaled;
-        }
-        let share = Duration::from_millis(self.spare_ms(view) / SPEND_SHARE);
-        scaled.max(share).min(clock.ceiling())
+        let ms = if self.late_game {
+            view.time_left_ms.max(0) as u64 / LATE_SHARE
+        } else {
+            at_turn_limit(SHORT_MS, self.turn_limit_ms)
+        };
+        Duration::from_millis(ms).min(clock.ceiling())
     }
 
     /// Searches `horizon` moves of `state` for at most the scaled `flag_ms` (see
@@ -181,28 +150,13 @@ impl<N: Neighbourhood> RushPlayer<N> {
         turn_end: Instant,
     ) -> crate::search::chokudai::ChokudaiResult {
         let (horizon, flag_ms) = shape;
-        let plan = shape != ANTI_COUNTER;
-        let deadline = (Instant::now() + self.budget(view, flag_ms, plan)).min(turn_end);
-        self.search_until(view, state, horizon, deadline, attack, Vec::new())
-    }
-
-    /// The anytime search of `state` with this turn's seed, starting on `first_line`.
-    fn search_until(
-        &self,
-        view: &Position<'_>,
-        state: &PlayerState,
-        horizon: usize,
-        deadline: Instant,
-        attack: i64,
-        first_line: Vec<Action>,
-    ) -> crate::search::chokudai::ChokudaiResult {
+        let deadline = (Instant::now() + self.budget(view, flag_ms)).min(turn_end);
         let config = ChokudaiConfig {
             horizon,
             deadline: Some(deadline),
             expansions: None,
             injected: vec![attack],
             seed: self.seed ^ view.turn as u64,
-            first_line,
         };
         search::<N>(state, view.packs, &config)
     }
@@ -279,31 +233,9 @@ impl<N: Neighbourhood> RushPlayer<N> {
         self.adopt(result.choose(i64::MAX))
     }
 
-    /// `--refine`: the plan still holds, but a search from the real position may find one that
-    /// fires no later and reaches the target sooner or sends more; the better one is kept.
-    fn refine(&mut self, view: &Position<'_>, turn_end: Instant) -> bool {
-        let target = self.target();
-        let Some(plan) = self.plan.as_ref() else {
-            return false;
-        };
-        let current = PlanRank::of(plan.moves.len(), plan.ojama, target);
-        let budget = self
-            .clock(view)
-            .budget(REFINE_MS)
-            .min(Duration::from_millis(self.spare_ms(view) / REFINE_SHARE));
-        let deadline = (Instant::now() + budget).min(turn_end);
-        // No longer than the plan: firing later gives the opponent the tempo.
-        let (horizon, line) = (plan.moves.len(), plan.moves.clone());
-        let result = self.search_until(view, view.me, horizon, deadline, 0, line);
-        let better = result
-            .choose(target)
-            .filter(|f| PlanRank::of(f.path.len(), f.ojama, target) > current);
-        better.is_some() && self.adopt(better)
-    }
-
     fn decide(&mut self, view: &Position<'_>) -> (Action, Why) {
         let start = Instant::now();
-        let turn_end = start + self.budget(view, OPENING.1, true);
+        let turn_end = start + self.budget(view, OPENING.1);
         self.threats.note::<N>(view);
         if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
             self.against_bomber = true;
@@ -331,41 +263,9 @@ impl<N: Neighbourhood> RushPlayer<N> {
                 why = Why::Outbuild;
             }
         }
-        let follows = why == Why::Plan && self.plan.as_ref().is_some_and(|p| p.moves.len() > 1);
-        if self.refine && spare && follows && self.refine(view, turn_end) {
-            why = Why::Refine;
-        }
         match next_move::<N>(&mut self.plan, view.me, &view.packs[0]) {
             Some(action) => (action, why),
             None => (best_move::<N>(view.me, &view.packs[0]), Why::Greedy),
-        }
-    }
-}
-
-/// How plans compare, as [`ChokudaiResult::choose`] picks them: one that sends the target
-/// beats one that does not; among those that do, the sooner, then the bigger; among those
-/// that do not, the bigger, then the sooner.
-///
-/// [`ChokudaiResult::choose`]: crate::search::chokudai::ChokudaiResult::choose
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum PlanRank {
-    Short {
-        ojama: i64,
-        sooner: std::cmp::Reverse<usize>,
-    },
-    Reaches {
-        sooner: std::cmp::Reverse<usize>,
-        ojama: i64,
-    },
-}
-
-impl PlanRank {
-    fn of(moves: usize, ojama: i64, target: i64) -> Self {
-        let sooner = std::cmp::Reverse(moves);
-        if ojama >= target {
-            PlanRank::Reaches { sooner, ojama }
-        } else {
-            PlanRank::Short { ojama, sooner }
         }
     }
 }
@@ -416,7 +316,6 @@ mod tests {
     use super::*;
     use crate::arena::packs::{generate, Signature};
     use crate::policy::rules::SPIKE_EARLY;
-    use crate::search::plan::replay;
     use crate::search::potential::erase_potential;
     use crate::sim::{Field, Pack, PreparedPack, Shift};
     use ysai_tables::chain_ojama as ojama_of;
@@ -441,10 +340,9 @@ mod tests {
     }
 
     #[test]
-    fn spending_gives_plan_searches_a_share_of_the_time_above_the_reserve() {
+    fn plan_searches_are_scaled_to_the_clock_and_short_below_the_reserve() {
         let params = Params {
             turn_limit_ms: 5_000,
-            rush_late_game: false,
             ..Params::default()
         };
         let me = PlayerState::default();
@@ -454,26 +352,14 @@ mod tests {
             v.time_left_ms = left;
             v
         };
-        let mut player = RushPlayer::<Shift>::new(&params);
-        let ms =
-            |p: &RushPlayer<Shift>, left, plan| p.budget(&at(left), REPLAN.1, plan).as_millis();
+        let player = RushPlayer::<Shift>::new(&params);
+        let ms = |left| player.budget(&at(left), REPLAN.1).as_millis();
         // Scaled to the clock: 15 s x 45/180, and x 20/180.
-        assert_eq!(ms(&player, 45_000, true), 3_750);
-        assert_eq!(ms(&player, 20_000, true), 1_666);
+        assert_eq!(ms(45_000), 3_750);
+        assert_eq!(ms(20_000), 1_666);
         // Below the 7.5 s reserve: the champion's second, scaled to the 5 s turn limit (not
         // to the time left, which would leave 38 ms).
-        assert_eq!(ms(&player, 7_000, true), 250);
-        assert_eq!(ms(&player, 7_000, false), 250);
-        player.spend = true;
-        // A quarter of what is above the 7.5 s reserve, within the turn's 4.2 s ceiling.
-        assert_eq!(ms(&player, 45_000, true), 4_200);
-        assert_eq!(ms(&player, 20_000, true), 3_125);
-        assert_eq!(ms(&player, 20_000, false), 1_666, "not a plan search");
-        assert_eq!(
-            ms(&player, 7_000, true),
-            250,
-            "below the reserve: the short search"
-        );
+        assert_eq!(ms(7_000), 250);
     }
 
     #[test]
@@ -490,16 +376,16 @@ mod tests {
         assert!(player.counters_allowed(&v));
         v.time_left_ms = RESERVE_MS as i64 - 1;
         assert!(!player.counters_allowed(&v));
-        let short = player.budget(&v, REPLAN.1, true);
+        let short = player.budget(&v, REPLAN.1);
         assert_eq!(short, Duration::from_millis(SHORT_MS));
         player.late_game = true;
         assert!(player.counters_allowed(&v));
-        let late = player.budget(&v, REPLAN.1, true);
+        let late = player.budget(&v, REPLAN.1);
         assert_eq!(late, Duration::from_millis((RESERVE_MS - 1) / LATE_SHARE));
         assert!(late > short * 3, "{late:?} against {short:?}");
         v.time_left_ms = RESERVE_MS as i64;
         assert_eq!(
-            player.budget(&v, REPLAN.1, true),
+            player.budget(&v, REPLAN.1),
             Clock::qualifier(RESERVE_MS as i64).budget(REPLAN.1),
             "above the reserve nothing changes"
         );
@@ -600,62 +486,6 @@ mod tests {
                 hold_fire: true,
                 outbuild: true,
             }
-        );
-    }
-
-    #[test]
-    fn plans_rank_as_the_search_chooses_them() {
-        let rank = |moves, ojama| PlanRank::of(moves, ojama, TARGET_OJAMA);
-        assert!(rank(9, 60) > rank(10, 200), "the sooner target");
-        assert!(rank(9, 80) > rank(9, 60), "then the bigger");
-        assert!(
-            rank(12, 60) > rank(2, 59),
-            "the target over anything short of it"
-        );
-        assert!(rank(8, 40) > rank(3, 30), "short of it: the bigger");
-        assert!(rank(3, 40) > rank(8, 40), "then the sooner");
-        assert_eq!(rank(5, 70), rank(5, 70));
-    }
-
-    #[test]
-    fn refining_replaces_a_plan_only_with_a_better_one() {
-        // A 3 dropped into column 1 fires a 2-chain at once (3 + 7, then the 6 falls onto
-        // the 4); the plan waits a move first.
-        let me = PlayerState {
-            field: Field::from_picture(&["..6", ".27", ".154"]).unwrap(),
-            ..PlayerState::default()
-        };
-        let packs = packs([[0, 0], [3, 0]], 20);
-        let late = Plan {
-            moves: vec![Action::Drop { x: 8, rot: 0 }, Action::Drop { x: 1, rot: 0 }],
-            chains: 2,
-            ojama: ojama_of(2),
-        };
-        assert_eq!(
-            replay::<Shift>(&me, &packs, &late.moves).map(|r| (r.chains, r.ojama)),
-            Some((late.chains, late.ojama)),
-        );
-        assert!(late.ojama > 0);
-        let rank_of = |p: &Plan| PlanRank::of(p.moves.len(), p.ojama, TARGET_OJAMA);
-        let mut player = RushPlayer::<Shift>::new(&Params::default());
-        player.plan = Some(late.clone());
-        // 1 s above the reserve: the search gets an eighth of it.
-        let mut v = view(3, &packs, &me, &me);
-        v.time_left_ms = RESERVE_MS as i64 + 1_000;
-        let far = Instant::now() + Duration::from_secs(60);
-        assert!(player.refine(&v, far));
-        let found = player.plan.clone().expect("a plan");
-        assert!(rank_of(&found) > rank_of(&late), "{found:?}");
-        assert_eq!(
-            replay::<Shift>(&me, &packs, &found.moves).map(|r| (r.chains, r.ojama)),
-            Some((found.chains, found.ojama)),
-            "the new plan does what it says"
-        );
-        // The best plan stays as it is.
-        assert!(!player.refine(&v, far));
-        assert_eq!(
-            player.plan.as_ref().map(|p| p.moves.clone()),
-            Some(found.moves)
         );
     }
 }

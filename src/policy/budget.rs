@@ -5,12 +5,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::search::timeman::{at_turn_limit, Clock};
+use crate::search::timeman::{at_turn_limit, Clock, RESERVE_MS};
 
 /// The most all the searches of one turn take together (the opening plan's time).
 pub const TURN_MS: u64 = 18_000;
-/// The reserve, at the qualifier's turn limit.
-pub const RESERVE_MS: u64 = 30_000;
 /// Below the reserve a search takes this share of the time left.
 pub const LATE_SHARE: u64 = 8;
 /// Below the reserve the full search takes this share of the time left: it guards the moves

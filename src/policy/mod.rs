@@ -8,10 +8,12 @@
 //! opening window on, the two-sided full search weighs every move and overrules the plan on
 //! what it can prove: a forced win, or the plan's move dying (see [`guard`]).
 //!
-//! The searches live in `search/` and never call back here.
+//! `--style original` plays the 2019 program's own turn instead ([`original`]). The searches
+//! live in `search/` and never call back here.
 
 mod budget;
 mod guard;
+pub mod original;
 mod plan;
 mod planner;
 pub mod rules;

@@ -11,6 +11,7 @@ mod writer;
 
 use std::fmt;
 
+use crate::sim::field::OJAMA_VALUE;
 use crate::sim::{Pack, PACKS_PER_GAME};
 
 pub use check::{check_reader, ReaderCheck};
@@ -21,8 +22,6 @@ pub use writer::{format_game_start, format_turn, Writer};
 pub const FIELD_WIDTH: usize = 10;
 /// Rows of a player's field as the protocol sends it (the danger line is not included).
 pub const FIELD_HEIGHT: usize = 16;
-/// The protocol's value for an ojama cell.
-pub const OJAMA_CELL: u8 = 11;
 
 /// One player's state at the start of a turn, exactly as the server sends it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +35,7 @@ pub struct PlayerView {
     /// Cumulative score.
     pub score: i64,
     /// The field at the end of the previous turn: `rows[0]` is the TOP row; each cell is 0
-    /// (empty), 1..=9 (a numbered block) or [`OJAMA_CELL`].
+    /// (empty), 1..=9 (a numbered block) or [`OJAMA_VALUE`].
     pub rows: [[u8; FIELD_WIDTH]; FIELD_HEIGHT],
 }
 

@@ -8,7 +8,7 @@ use std::fmt;
 use std::io::BufRead;
 
 use super::{
-    Event, Game, ParseError, PlayerView, TurnInput, FIELD_HEIGHT, FIELD_WIDTH, OJAMA_CELL,
+    Event, Game, ParseError, PlayerView, TurnInput, FIELD_HEIGHT, FIELD_WIDTH, OJAMA_VALUE,
 };
 use crate::sim::{Pack, PACKS_PER_GAME};
 
@@ -328,7 +328,7 @@ fn is_pack_value(v: u64) -> bool {
 }
 
 fn is_cell(v: u64) -> bool {
-    v <= 9 || v == u64::from(OJAMA_CELL)
+    v <= 9 || v == u64::from(OJAMA_VALUE)
 }
 
 fn is_turn(v: u64) -> bool {

@@ -28,7 +28,7 @@ fn sample_packs(seed: usize) -> Box<[Pack; PACKS_PER_GAME]> {
 }
 
 fn sample_player(seed: i64) -> PlayerView {
-    const CELLS: [u8; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, OJAMA_CELL];
+    const CELLS: [u8; 11] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, OJAMA_VALUE];
     let mut rows = [[0; FIELD_WIDTH]; FIELD_HEIGHT];
     for (y, row) in rows.iter_mut().enumerate() {
         for (x, cell) in row.iter_mut().enumerate() {
@@ -124,7 +124,7 @@ fn reader_yields_blocks_in_order_then_none() {
 fn field_rows_keep_the_top_row_first() {
     let mut turn = sample_turn(0);
     turn.players[0].rows = [[0; FIELD_WIDTH]; FIELD_HEIGHT];
-    turn.players[0].rows[FIELD_HEIGHT - 1][0] = OJAMA_CELL;
+    turn.players[0].rows[FIELD_HEIGHT - 1][0] = OJAMA_VALUE;
     let text = game_text(&sample_packs(0), &[turn]);
     let bottom_row = MY_FIRST_ROW + FIELD_HEIGHT - 1;
     assert_eq!(
@@ -133,7 +133,7 @@ fn field_rows_keep_the_top_row_first() {
     );
     assert_eq!(
         parse(&text)[0].turns[0].players[0].rows[FIELD_HEIGHT - 1][0],
-        OJAMA_CELL
+        OJAMA_VALUE
     );
 }
 

@@ -22,10 +22,6 @@ use ysai_tables::chain_ojama;
 
 /// Nodes kept at most (64 MiB of links and up to as many queue entries).
 const MAX_NODES: usize = 8 << 20;
-/// Moves searched for a plan after the first one (`--replan anytime`).
-pub const REPLAN_MOVES: usize = 10;
-/// Moves searched for the enemy's answer to my chain (`--counter-search anytime`).
-pub const ANSWER_MOVES: usize = 7;
 /// On an empty field the first move goes to the middle (its mirror images are equivalent).
 const OPENING_COLUMN: u8 = 5;
 
@@ -41,14 +37,11 @@ pub struct ChokudaiConfig {
     pub injected: Vec<i64>,
     /// Seed of the random tie-break between equal ranks.
     pub seed: u64,
-    /// A line to expand first (a plan being followed), so that the search starts around it
-    /// and what it fires is among the fires found.
-    pub first_line: Vec<Action>,
 }
 
 impl ChokudaiConfig {
-    /// `--first-plan anytime`: `-bd` moves from the start of the game until `deadline`, or
-    /// `--beam-nodes` expansions (reproducibly) if set.
+    /// The opening plan (`bench chains --ai rush`): `-bd` moves from the start of the game
+    /// until `deadline`, or `--beam-nodes` expansions (reproducibly) if set.
     pub fn first_plan(params: &Params, deadline: Instant) -> Self {
         let nodes = (params.beam_nodes > 0).then_some(params.beam_nodes);
         ChokudaiConfig {
@@ -57,28 +50,6 @@ impl ChokudaiConfig {
             expansions: nodes,
             injected: Vec::new(),
             seed: params.seed,
-            first_line: Vec::new(),
-        }
-    }
-
-    /// `--replan anytime`: the next plan, [`REPLAN_MOVES`] moves from turn `turn` until
-    /// `deadline`, or `--beam-nodes` expansions (reproducibly) if set.
-    pub fn replan(params: &Params, turn: usize, deadline: Instant) -> Self {
-        ChokudaiConfig {
-            horizon: REPLAN_MOVES,
-            seed: params.seed ^ turn as u64,
-            ..Self::first_plan(params, deadline)
-        }
-    }
-
-    /// `--counter-search anytime`: the enemy's answer to `attack` (in its stock after its
-    /// first move), [`ANSWER_MOVES`] moves from turn `turn` until `deadline`, or
-    /// `--beam-nodes` expansions (reproducibly) if set.
-    pub fn answer(params: &Params, turn: usize, deadline: Instant, attack: i64) -> Self {
-        ChokudaiConfig {
-            horizon: ANSWER_MOVES,
-            injected: vec![attack],
-            ..Self::replan(params, turn, deadline)
         }
     }
 }
@@ -215,7 +186,6 @@ pub fn search<N: Neighbourhood>(
     if horizon > 0 {
         search.queues[0].push((0, 0));
     }
-    search.expand_line();
     search.run();
     search.result.nodes = search.links.len();
     search.result
@@ -236,26 +206,6 @@ impl<N: Neighbourhood> Search<'_, N> {
             }
             if !expanded {
                 return;
-            }
-        }
-    }
-
-    /// Expands the nodes of `config.first_line`, root first, while they are legal, alive and
-    /// within the horizon.
-    fn expand_line(&mut self) {
-        let mut index = 0u32;
-        for (depth, action) in self.config.first_line.iter().enumerate() {
-            if depth >= self.queues.len() || self.stopped() {
-                return;
-            }
-            let first_child = self.links.len();
-            self.expand(index, depth);
-            let wanted = action.index() as u8;
-            let child = (first_child..self.links.len())
-                .find(|&i| self.links[i].parent == index && self.links[i].action == wanted);
-            match child {
-                Some(i) => index = i as u32,
-                None => return,
             }
         }
     }
@@ -444,40 +394,6 @@ mod tests {
         let (small, large) = (best(50), best(1500));
         assert!(large >= small, "{small} then {large}");
         assert!(large > 0);
-    }
-
-    #[test]
-    fn a_first_line_is_expanded_first_and_its_fire_found() {
-        let packs = packs(11, 10);
-        let root = PlayerState::default();
-        let wide = search::<Shift>(&root, &packs, &config(10, 1500));
-        let (depth, best) = wide
-            .fires
-            .iter()
-            .enumerate()
-            .filter_map(|(d, f)| f.as_ref().map(|f| (d, f)))
-            .max_by_key(|(_, f)| f.ojama)
-            .expect("a fire");
-        // Expanding the line alone takes one expansion per move.
-        let line = ChokudaiConfig {
-            first_line: best.path.clone(),
-            ..config(10, best.path.len() as u64)
-        };
-        let narrow = search::<Shift>(&root, &packs, &line);
-        assert_eq!(narrow.expansions, best.path.len() as u64);
-        let found = narrow.fires[depth].as_ref().expect("the line's fire");
-        assert!(
-            found.ojama >= best.ojama,
-            "{} < {}",
-            found.ojama,
-            best.ojama
-        );
-        let blind = search::<Shift>(&root, &packs, &config(10, best.path.len() as u64));
-        let blind_best = blind.fires.iter().flatten().map(|f| f.ojama).max();
-        assert!(
-            blind_best < Some(best.ojama),
-            "without the line the same budget finds {blind_best:?}"
-        );
     }
 
     #[test]

@@ -3,7 +3,6 @@
 
 pub mod beam;
 pub mod chokudai;
-pub mod decide;
 pub mod enemy;
 pub mod eval;
 pub mod full;

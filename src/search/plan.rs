@@ -1,5 +1,5 @@
-//! A plan: the moves a search found, each with the field it expects to find before it is
-//! played, or, for a plan that ends in a fire, the chain it must still fire.
+//! The original's plan: the moves its first beam found, each with the field it expects to
+//! find before it is played; and [`replay`], which tells what a line of moves still does.
 
 use crate::search::chokudai::step;
 use crate::sim::{Action, Field, MoveResult, Neighbourhood, PlayerState, PreparedPack};
@@ -8,15 +8,8 @@ use crate::sim::{Action, Field, MoveResult, Neighbourhood, PlayerState, Prepared
 pub struct Plan {
     first_turn: usize,
     moves: Vec<Action>,
-    track: Track,
-}
-
-enum Track {
     /// The field each move expects to find before it is played.
-    Fields(Vec<Field>),
-    /// The chain the last move fires: followed while the rest of the plan, played from the
-    /// real position, still fires it (whatever ojama fell).
-    Fire(u32),
+    fields: Vec<Field>,
 }
 
 impl Plan {
@@ -36,44 +29,18 @@ impl Plan {
         Plan {
             first_turn,
             moves,
-            track: Track::Fields(fields),
+            fields,
         }
     }
 
-    /// A plan whose last move fires `chains`.
-    pub fn firing(first_turn: usize, moves: Vec<Action>, chains: u32) -> Self {
-        Plan {
-            first_turn,
-            moves,
-            track: Track::Fire(chains),
-        }
-    }
-
-    /// The planned move for this turn (`packs` starts with its pack), if the plan is on track:
-    /// the field is the one it expects and no ojama row is about to fall on it, or, for a
-    /// firing plan, the rest of it still fires its chain.
-    pub fn next<N: Neighbourhood>(
-        &self,
-        turn: usize,
-        me: &PlayerState,
-        packs: &[PreparedPack],
-    ) -> Option<Action> {
+    /// The planned move for this turn, if the plan is on track: the field is the one it
+    /// expects and no ojama row is about to fall on it.
+    pub fn next(&self, turn: usize, me: &PlayerState) -> Option<Action> {
         let k = turn.checked_sub(self.first_turn)?;
         let action = *self.moves.get(k)?;
-        let on_track = match &self.track {
-            Track::Fire(chains) => {
-                replay::<N>(me, packs, &self.moves[k..]).is_some_and(|r| r.chains >= *chains)
-            }
-            Track::Fields(fields) => {
-                fields.get(k) == Some(&me.field) && me.ojama < crate::sim::game::OJAMA_ROW
-            }
-        };
+        let on_track =
+            self.fields.get(k) == Some(&me.field) && me.ojama < crate::sim::game::OJAMA_ROW;
         on_track.then_some(action)
-    }
-
-    /// The turn after the plan's last move.
-    pub fn end(&self) -> usize {
-        self.first_turn + self.moves.len()
     }
 }
 

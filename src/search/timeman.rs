@@ -10,6 +10,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::sim::Position;
+
 /// The game clock the original's time flags were set for.
 pub const GAME_TIME_MS: u64 = 180_000;
 /// The per-turn limit the original's (and the champion's) time thresholds assume.
@@ -19,6 +21,10 @@ pub const SAFETY_MARGIN_MS: u64 = 300;
 /// And this share of the limit, because a busy machine delays a thread in proportion to how
 /// long it runs (one tenth: 2.3 s of a 20 s turn, 0.5 s of a 2 s one).
 pub const SAFETY_SHARE: u64 = 10;
+
+/// Below this much time left (at the qualifier's 20 s turns; scaled with [`at_turn_limit`])
+/// the players keep to short searches: the reserve that carries a long game to its end.
+pub const RESERVE_MS: u64 = 30_000;
 
 /// `ms`, set for the qualifier's 20 s turns, scaled to a turn limit of `turn_limit_ms`: the
 /// thresholds on the time left (the 30 s reserves) and the champion's fixed second.
@@ -36,6 +42,14 @@ pub struct Clock {
 }
 
 impl Clock {
+    /// The clock as `view` shows it, with answers limited to `turn_limit_ms`.
+    pub fn of(view: &Position<'_>, turn_limit_ms: u64) -> Self {
+        Clock {
+            game_left_ms: view.time_left_ms,
+            turn_limit_ms,
+        }
+    }
+
     /// The qualifier's limits with `game_left_ms` left.
     pub fn qualifier(game_left_ms: i64) -> Self {
         Clock {

@@ -1,4 +1,4 @@
-//! The complete AI's turn (reference §8): the first plan, the counter-attack analysis (§9e),
+//! The original's turn (`--style original`, reference §8): the first plan, the counter-attack analysis (§9e),
 //! the per-turn, enemy, safety and skill beams (§9b, 9f, 9g), the enemy's and my full searches
 //! (§9c, 9d), and the choice between the beam's move and the search's (§9h), every part inside
 //! a time budget scaled to the clock (§9i).
@@ -9,31 +9,21 @@ use std::time::{Duration, Instant};
 
 use ysai_tables::chain_ojama;
 
-use super::beam::{
+use crate::params::Params;
+use crate::search::beam::{
     search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
 };
-use super::chokudai::{self, ChokudaiConfig, ChokudaiResult, Fire};
-use super::enemy::{self, EnemyLine, StatusTable, ANY};
-use super::eval::{
-    terms, CounterVerdict, EvalContext, Line, SafetyBonus, DEAD_ENEMY, DEAD_STEP, MAX_DEPTH,
-};
-use super::full::{EnemyModel, FullSearch, RootValues, LOST};
-use super::plan::Plan;
-use super::timeman::{at_turn_limit, search_depths, Clock};
-use super::tt::TranspositionTable;
-use crate::params::{CounterSearch, FirstPlanner, Params, Replanner};
+use crate::search::enemy::{self, EnemyLine, StatusTable, ANY};
+use crate::search::eval::{terms, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
+use crate::search::full::{EnemyModel, FullSearch, RootValues, LOST};
+use crate::search::plan::Plan;
+use crate::search::timeman::{at_turn_limit, search_depths, Clock, RESERVE_MS};
+use crate::search::tt::TranspositionTable;
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
 /// Turns before this one play the first plan without a search (the qualifier's window).
 const TRUSTED_PLAN_TURNS: usize = 8;
-/// Below this much time left (at the qualifier's 20 s per turn; scaled to the turn limit)
-/// no beam of any kind runs.
-const BEAM_RESERVE_MS: u64 = 30_000;
-/// A guided search given less than this stands the guide's move if it survives: it could not
-/// finish the plies that would overrule it, and its fixed cost (about 10 ms a turn on one
-/// thread) would run a long game's last seconds out where the guide alone answers at once.
-const MIN_GUARD: Duration = Duration::from_millis(50);
 /// "Not reachable" in the earliest-chain tables of the skill decision.
 const NEVER: usize = 1000;
 /// The counter analysis runs only when my best chain now is at least this long.
@@ -42,18 +32,6 @@ const COUNTER_MIN_CHAIN: u32 = 7;
 const COUNTER_BEAM_DEPTH: usize = 10;
 /// Above this chain a first move is penalised when the enemy's counter is bigger.
 const COUNTER_PENALTY_CHAIN: u32 = 5;
-/// The first plan's target chain when `-bcm` is off.
-const DEFAULT_PLAN_CHAIN: u32 = 12;
-/// `--widen`: the share of the time left that the wider first beam is sized to take (its
-/// deadline still stops it), and the least widening worth a second beam.
-const WIDEN_FILL: f64 = 0.8;
-const WIDEN_MIN_GAIN: f64 = 1.5;
-/// `--replan anytime`: the time of its search at the qualifier's clock (scaled like every
-/// budget), leaving the full search more than half of the turn.
-const REPLAN_MS: u64 = 8_000;
-/// `--counter-search anytime`: the time (at the qualifier's clock) of the search for the
-/// enemy's answer.
-const COUNTER_SEARCH_MS: u64 = 3_000;
 /// Plies searched to find the move that survives longest when every move loses.
 const SURVIVAL_PLIES: usize = 3;
 
@@ -70,18 +48,6 @@ pub enum Reason {
     Search,
     /// Every move loses: the one that survives longest.
     Survival,
-    /// A chain of `--fire` or more was available: fired at once.
-    Fire,
-    /// The guide's move (`--planner rush`): it survives, and the search (if any) kept it.
-    Guide,
-}
-
-/// A move proposed by another player (`--planner rush`), and when its turn began.
-#[derive(Clone, Copy, Debug)]
-pub struct Guide {
-    pub action: Action,
-    /// The turn's start: the guide's own thinking counts against the turn's limit.
-    pub started: Instant,
 }
 
 /// What the AI decided and why: the answer and what `-tm` prints.
@@ -103,8 +69,6 @@ pub struct Decision {
     pub counter: Option<CounterVerdict>,
     /// Every beam of the turn, in the order they ran.
     pub beams: Vec<BeamNote>,
-    /// Every anytime search of the turn (`--replan anytime`, `--counter-search anytime`).
-    pub anytime: Vec<AnytimeNote>,
     /// Positions the enemy's and my full search valued at their deepest finished depth.
     pub nodes: (u64, u64),
     /// What only `-m` asks for (computed only then).
@@ -117,17 +81,6 @@ pub struct BeamNote {
     /// `first`, `turn`, `enemy`, `counter-soon`, `counter`, `safety-d<d>` or `skill`.
     pub label: String,
     pub result: BeamResult,
-    pub elapsed: Duration,
-}
-
-/// One anytime search of the turn: its biggest fire and the moves made before it.
-#[derive(Clone, Copy, Debug)]
-pub struct AnytimeNote {
-    /// "replan" or "counter".
-    pub label: &'static str,
-    pub horizon: usize,
-    pub max_chain: u32,
-    pub max_chain_depth: usize,
     pub elapsed: Duration,
 }
 
@@ -181,8 +134,6 @@ pub struct Decider<N: Neighbourhood> {
     tt: Option<TranspositionTable>,
     /// The beams run so far this turn.
     beams: RefCell<Vec<BeamNote>>,
-    /// The anytime searches run so far this turn.
-    anytime_notes: RefCell<Vec<AnytimeNote>>,
     neighbours: PhantomData<N>,
 }
 
@@ -217,25 +168,12 @@ impl<N: Neighbourhood> Decider<N> {
             plan_end: 0,
             skill_mode: params.first_skill_mode,
             expected: None,
-            tt: (params.use_tt && params.full_search_runs())
+            tt: params
+                .use_tt
                 .then(|| TranspositionTable::new(params.tt_megabytes)),
             beams: RefCell::new(Vec::new()),
-            anytime_notes: RefCell::new(Vec::new()),
             neighbours: PhantomData,
         }
-    }
-
-    fn clock(&self, pos: &Position<'_>) -> Clock {
-        Clock {
-            game_left_ms: pos.time_left_ms,
-            turn_limit_ms: self.params.turn_limit_ms,
-        }
-    }
-
-    /// The fire rule (`--fire`): a chain this big fires now, before the enemy's can, unless
-    /// the counter analysis finds the enemy's answer bigger.
-    fn fires(&self, chain: u32) -> bool {
-        self.params.fire_chain > 0 && chain >= self.params.fire_chain
     }
 
     /// The counter analysis if `-ncfc` is off and the clock allows beams.
@@ -252,36 +190,25 @@ impl<N: Neighbourhood> Decider<N> {
             .flatten()
     }
 
-    /// Whether this turn, without a plan, asks the anytime search for one (`--replan
-    /// anytime`, outside skill mode, while the clock allows beams).
-    fn replans(&self, pos: &Position<'_>, beams: bool) -> bool {
-        self.params.replanner == Replanner::Anytime && pos.turn > 0 && beams && !self.skill_mode
-    }
-
     /// Whether the clock allows beams: the original's 30 s reserve, scaled to the turn limit.
     fn beams_allowed(&self, pos: &Position<'_>) -> bool {
-        let reserve = at_turn_limit(BEAM_RESERVE_MS, self.params.turn_limit_ms);
+        let reserve = at_turn_limit(RESERVE_MS, self.params.turn_limit_ms);
         pos.time_left_ms >= reserve as i64
     }
 
     /// Limits a helper beam to its time flag scaled to the clock, and to `--beam-nodes` if
     /// set (which makes the whole decision reproducible).
     fn limit(&self, pos: &Position<'_>, config: &mut BeamConfig, flag_ms: u64) {
-        config.deadline = Some(Instant::now() + self.clock(pos).budget(flag_ms));
+        config.deadline =
+            Some(Instant::now() + Clock::of(pos, self.params.turn_limit_ms).budget(flag_ms));
         if self.params.beam_nodes > 0 {
             config.node_budget = Some(self.params.beam_nodes);
         }
     }
 
+    /// This turn's move: the first plan's while it is trusted, else the full search's best
+    /// unless the plan's or the per-turn beam's move is close enough to it (§9h).
     pub fn decide(&mut self, pos: &Position<'_>) -> Decision {
-        self.decide_guided(pos, None)
-    }
-
-    /// [`Decider::decide`] with `guide` standing in for my own plans: no first plan, fire rule,
-    /// replan or counter analysis runs; a surviving guide's move stands unless the search
-    /// (`--guard-ms`, none by default) finds that it loses or that another wins by force
-    /// (`guide_stands`); with no time to search it stands unsearched.
-    pub fn decide_guided(&mut self, pos: &Position<'_>, guide: Option<Guide>) -> Decision {
         let start = Instant::now();
         let pack = &pos.packs[0];
         let (my_first, my_fire) = first_max_chain::<N>(pos.me, pack);
@@ -302,67 +229,30 @@ impl<N: Neighbourhood> Decider<N> {
             plan_cancelled: false,
             counter: None,
             beams: Vec::new(),
-            anytime: Vec::new(),
             nodes: (0, 0),
             detail: None,
         };
         let had_plan = self.plan.is_some();
-        if pos.turn == 0 && guide.is_none() {
+        if pos.turn == 0 {
             self.first_plan(pos, start);
         }
-        // The counter analysis runs once: for the fire rule, or later for the search.
-        let mut counter = None;
-        if let Some(action) = my_fire.filter(|_| guide.is_none() && self.fires(my_first)) {
-            let verdict = self.counter_verdict(pos, beams, my_first, my_fire, enemy_first);
-            if verdict.is_none_or(|v| v.penalty.is_none()) {
-                self.plan = None;
-                decision.action = action;
-                decision.reason = Reason::Fire;
-                decision.counter = verdict;
-                return self.finish(decision, start, had_plan);
-            }
-            counter = Some(verdict);
-        }
-        let planned = match guide {
-            Some(g) => Some(g.action).filter(|&a| survives::<N>(pos.me, &pos.packs[0], a)),
-            None => self.own_plan_move(pos, beams),
-        };
-        if let Some(action) = planned.filter(|_| guide.is_none() && pos.turn < TRUSTED_PLAN_TURNS) {
+        let planned = self.planned_move(pos);
+        if let Some(action) = planned.filter(|_| pos.turn < TRUSTED_PLAN_TURNS) {
             decision.action = action;
             decision.reason = Reason::Plan;
             return self.finish(decision, start, had_plan);
         }
-        // Only the search reads the counter analysis: a trusted plan move needs none.
-        decision.counter = counter.unwrap_or_else(|| {
-            // Only the evaluation's fine grain reads it, which a guide's move does not answer to.
-            let analyse = beams && guide.is_none();
-            self.counter_verdict(pos, analyse, my_first, my_fire, enemy_first)
-        });
+        decision.counter = self.counter_verdict(pos, beams, my_first, my_fire, enemy_first);
         let counter = decision.counter.unwrap_or_default();
-        let clock = self.clock(pos);
         // The search's flag is the turn limit, scaled like every flag: at a short time control
-        // that is scaled twice, which keeps long games inside the clock. A guide's thinking
-        // brings the turn's end nearer.
-        let (turn_start, flag_ms) = match guide {
-            Some(g) => (g.started, self.params.guard_ms),
-            None => (start, self.params.turn_limit_ms),
-        };
-        let deadline = clock
-            .deadline(start, flag_ms)
-            .min(turn_start + clock.ceiling());
+        // that is scaled twice, which keeps long games inside the clock.
+        let deadline =
+            Clock::of(pos, self.params.turn_limit_ms).deadline(start, self.params.turn_limit_ms);
         let (my_depth, enemy_depth) = self.depths(pos);
         let unsearched = |mut decision: Decision| {
-            match planned.filter(|_| guide.is_some()) {
-                Some(action) => (decision.action, decision.reason) = (action, Reason::Guide),
-                None => {
-                    (decision.action, decision.reason) = (survival_move::<N>(pos), Reason::Survival)
-                }
-            }
+            (decision.action, decision.reason) = (survival_move::<N>(pos), Reason::Survival);
             decision
         };
-        if guide.is_some() && clock.budget(flag_ms) < MIN_GUARD {
-            return self.finish(unsearched(decision), start, had_plan);
-        }
         let Some(table) = self.enemy_search(pos, enemy_depth, deadline) else {
             return self.finish(unsearched(decision), start, had_plan);
         };
@@ -383,7 +273,7 @@ impl<N: Neighbourhood> Decider<N> {
         };
         decision.depths = (table.depth(), depth);
         decision.nodes = (table.nodes, values.nodes);
-        self.choose(&values, planned, guide.is_some(), beam_move, &mut decision);
+        self.choose(&values, planned, beam_move, &mut decision);
         let decision = self.finish(decision, start, had_plan);
         if !self.params.debug_msg {
             return decision;
@@ -395,22 +285,11 @@ impl<N: Neighbourhood> Decider<N> {
         }
     }
 
-    /// This turn's move of my own plan, replanning first if `--replan anytime` asks for it.
-    fn own_plan_move(&mut self, pos: &Position<'_>, beams: bool) -> Option<Action> {
-        let planned = self.planned_move(pos);
-        if planned.is_some() || !self.replans(pos, beams) {
-            return planned;
-        }
-        self.replan(pos);
-        self.planned_move(pos)
-    }
-
     /// Stops the clock on `decision`; notes the turn's beams and whether the plan was lost.
     fn finish(&self, mut decision: Decision, start: Instant, had_plan: bool) -> Decision {
         decision.elapsed = start.elapsed();
         decision.plan_cancelled = had_plan && self.plan.is_none();
         decision.beams = self.beams.take();
-        decision.anytime = self.anytime_notes.take();
         decision
     }
 
@@ -471,99 +350,17 @@ impl<N: Neighbourhood> Decider<N> {
     /// The first beam (§9a.3): the plan, followed until `firstbeamdepth`.
     fn first_plan(&mut self, pos: &Position<'_>, start: Instant) {
         let mut config = BeamConfig::first_beam(&self.params);
-        let deadline = self
-            .clock(pos)
-            .deadline(start, self.params.first_time_limit_ms);
-        config.deadline = Some(deadline);
-        let target = plan_chain(&self.params);
-        if self.params.first_planner == FirstPlanner::Anytime && self.anytime_plan(pos, deadline) {
-            return;
-        }
+        config.deadline = Some(
+            Clock::of(pos, self.params.turn_limit_ms)
+                .deadline(start, self.params.first_time_limit_ms),
+        );
         let root = beam_root(pos.me, pos.opponent, pos.packs);
-        let began = Instant::now();
-        let mut result = self.beam("first", root, &config);
-        if let Some(width) = self.wider_first_beam(&result, &config, began.elapsed(), deadline) {
-            config.bucket_width = config.bucket_width * width / config.width.max(1);
-            config.width = width;
-            let wider = self.beam(format!("first-w{width}"), root, &config);
-            if plans_earlier(&wider, &result, target) {
-                result = wider;
-            }
-        }
-        let reach = result.earliest_depth(target).unwrap_or(result.depth);
+        let result = self.beam("first", root, &config);
+        let reach = result
+            .earliest_depth(self.params.target_chain())
+            .unwrap_or(result.depth);
         self.plan_end = pos.turn + reach;
         self.plan = Some(Plan::new::<N>(pos.turn, pos.me, pos.packs, result.plan));
-    }
-
-    /// `--first-plan anytime`: the rush player's search until `deadline`; the plan ends with
-    /// the earliest fire of the target chain, else the biggest. False if it found no fire.
-    fn anytime_plan(&mut self, pos: &Position<'_>, deadline: Instant) -> bool {
-        let config = ChokudaiConfig::first_plan(&self.params, deadline);
-        let result = chokudai::search::<N>(pos.me, pos.packs, &config);
-        let Some(fire) = result.choose(chain_ojama(plan_chain(&self.params))) else {
-            return false;
-        };
-        self.adopt(pos, fire);
-        true
-    }
-
-    /// `--replan anytime`, when no plan is left: the anytime search's earliest fire of the
-    /// target chain, or of 1.5 times my ojama stock if that is more (an answer that sends
-    /// more than it offsets), becomes the plan.
-    fn replan(&mut self, pos: &Position<'_>) {
-        let deadline = Instant::now() + self.clock(pos).budget(REPLAN_MS);
-        let config = ChokudaiConfig::replan(&self.params, pos.turn, deadline);
-        let result = self.anytime("replan", pos.me, pos.packs, &config);
-        let target = chain_ojama(plan_chain(&self.params)).max(pos.me.ojama * 3 / 2);
-        if let Some(fire) = result.choose(target) {
-            self.adopt(pos, fire);
-        }
-    }
-
-    /// Runs an anytime search from `root` and notes it for `-tm`.
-    fn anytime(
-        &self,
-        label: &'static str,
-        root: &PlayerState,
-        packs: &[PreparedPack],
-        config: &ChokudaiConfig,
-    ) -> ChokudaiResult {
-        let start = Instant::now();
-        let result = chokudai::search::<N>(root, packs, config);
-        let max_chain = result.max_chain();
-        self.anytime_notes.borrow_mut().push(AnytimeNote {
-            label,
-            horizon: config.horizon,
-            max_chain,
-            max_chain_depth: result.earliest(max_chain.max(1)).unwrap_or(0),
-            elapsed: start.elapsed(),
-        });
-        result
-    }
-
-    /// Follows `fire`'s moves while they still fire its chain.
-    fn adopt(&mut self, pos: &Position<'_>, fire: &Fire) {
-        let plan = Plan::firing(pos.turn, fire.path.clone(), fire.chains);
-        self.plan_end = plan.end();
-        self.plan = Some(plan);
-    }
-
-    /// `--widen`: the width of a second first beam that fills the time the first one left
-    /// (the time of a beam grows with its width), if that is worth another beam.
-    fn wider_first_beam(
-        &self,
-        first: &BeamResult,
-        config: &BeamConfig,
-        took: Duration,
-        deadline: Instant,
-    ) -> Option<usize> {
-        if !self.params.first_beam_widen || first.timed_out || config.node_budget.is_some() {
-            return None;
-        }
-        let left = deadline.saturating_duration_since(Instant::now());
-        let width = (config.width as f64 * left.as_secs_f64() * WIDEN_FILL
-            / took.as_secs_f64().max(1e-3)) as usize;
-        (width as f64 >= config.width as f64 * WIDEN_MIN_GAIN).then_some(width)
     }
 
     /// This turn's plan move while the plan is active and on track; the plan is dropped
@@ -572,10 +369,7 @@ impl<N: Neighbourhood> Decider<N> {
         if pos.turn >= self.plan_end {
             self.plan = None;
         }
-        let action = self
-            .plan
-            .as_ref()
-            .and_then(|p| p.next::<N>(pos.turn, pos.me, pos.packs));
+        let action = self.plan.as_ref().and_then(|p| p.next(pos.turn, pos.me));
         let safe = action.filter(|&a| survives::<N>(pos.me, &pos.packs[0], a));
         if safe.is_none() {
             self.plan = None;
@@ -620,13 +414,11 @@ impl<N: Neighbourhood> Decider<N> {
             .deepen::<N>(&root)
     }
 
-    /// The move to play (§9h) among the search's best, the plan's (or the guide's) and the
-    /// beam's.
+    /// The move to play (§9h) among the search's best, the plan's and the beam's.
     fn choose(
         &mut self,
         values: &RootValues,
         planned: Option<Action>,
-        guided: bool,
         beam_move: Option<Action>,
         decision: &mut Decision,
     ) {
@@ -640,15 +432,10 @@ impl<N: Neighbourhood> Decider<N> {
         if let Some(plan_move) = planned {
             let bh = values.value_of(plan_move);
             decision.beam_value = Some(bh);
-            let (keep, kept) = if guided {
-                (guide_stands(best_value, bh), Reason::Guide)
-            } else {
-                (self.plan_stands(best_value, bh), Reason::PlanKept)
-            };
-            if keep {
+            if self.plan_stands(best_value, bh) {
                 decision.action = plan_move;
                 decision.value = bh;
-                decision.reason = kept;
+                decision.reason = Reason::PlanKept;
             } else if best != plan_move {
                 self.plan = None;
             }
@@ -702,22 +489,17 @@ impl<N: Neighbourhood> Decider<N> {
             return None;
         }
         let p = &self.params;
-        let (counter, complete) = match p.counter_search {
-            CounterSearch::Beam => {
-                let root = beam_root(pos.opponent, pos.me, pos.packs);
-                let mut soon = BeamConfig::new(
-                    p.enemy_beam_depth,
-                    p.enemy_beam_width,
-                    p.enemy_beam_chain_width,
-                );
-                self.limit(pos, &mut soon, p.enemy_beam_time_ms);
-                if self.beam("counter-soon", root, &soon).max_chain < my_first {
-                    return Some(none);
-                }
-                self.counter_beam(pos, root, my_first)
-            }
-            CounterSearch::Anytime => (self.anytime_counter(pos, my_first), true),
-        };
+        let root = beam_root(pos.opponent, pos.me, pos.packs);
+        let mut soon = BeamConfig::new(
+            p.enemy_beam_depth,
+            p.enemy_beam_width,
+            p.enemy_beam_chain_width,
+        );
+        self.limit(pos, &mut soon, p.enemy_beam_time_ms);
+        if self.beam("counter-soon", root, &soon).max_chain < my_first {
+            return Some(none);
+        }
+        let (counter, complete) = self.counter_beam(pos, root, my_first);
         Some(if counter < my_first && complete {
             CounterVerdict {
                 bonus: my_fire
@@ -750,16 +532,6 @@ impl<N: Neighbourhood> Decider<N> {
         self.limit(pos, &mut answer, p.enemy_beam_time_ms);
         let result = self.beam("counter", root, &answer);
         (result.max_chain, !result.timed_out || result.depth >= 7)
-    }
-
-    /// `--counter-search anytime`: the enemy's biggest answer as the rush player's search
-    /// finds it (its anti-counter check: 7 moves, my attack in its stock after its first).
-    fn anytime_counter(&self, pos: &Position<'_>, my_first: u32) -> u32 {
-        let deadline = Instant::now() + self.clock(pos).budget(COUNTER_SEARCH_MS);
-        let config =
-            ChokudaiConfig::answer(&self.params, pos.turn, deadline, chain_ojama(my_first));
-        self.anytime("counter", pos.opponent, pos.packs, &config)
-            .max_chain()
     }
 
     /// The beams of a turn without a plan (§9b, 9f, 9g): my per-turn beam, the enemy's beam
@@ -898,30 +670,6 @@ impl<N: Neighbourhood> Decider<N> {
     }
 }
 
-/// A guide's move, worth `bh`, stands unless it loses or the search's best wins by force
-/// where it does not: the guide plans further ahead than the evaluation sees, so nothing
-/// short of the game's result overrules it.
-fn guide_stands(best_value: f64, bh: f64) -> bool {
-    let wins = |value: f64| value >= DEAD_ENEMY - DEAD_STEP * (MAX_DEPTH as f64 + 1.0);
-    bh > LOST && (wins(bh) || !wins(best_value))
-}
-
-/// The chain the first plan aims at: `-bcm`, or 12 when that is off.
-pub fn plan_chain(params: &Params) -> u32 {
-    if params.beam_chain_max > 0 {
-        params.beam_chain_max as u32
-    } else {
-        DEFAULT_PLAN_CHAIN
-    }
-}
-
-/// Whether `a` reaches `target` at an earlier depth than `b`, or at the same depth with a
-/// bigger final chain.
-fn plans_earlier(a: &BeamResult, b: &BeamResult, target: u32) -> bool {
-    let reach = |r: &BeamResult| r.earliest_depth(target).unwrap_or(usize::MAX);
-    (reach(a), std::cmp::Reverse(a.best_chain)) < (reach(b), std::cmp::Reverse(b.best_chain))
-}
-
 /// The `-m` detail of the chosen move: the line the search expects and its last state's terms.
 fn detail<N: Neighbourhood>(pos: &Position<'_>, search: &FullSearch<'_>, action: Action) -> Detail {
     let root = Line::root(pos.turn, pos.me, pos.opponent);
@@ -1020,73 +768,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_guide_move_falls_only_to_a_loss_or_a_forced_win() {
-        let win_in = |k: f64| DEAD_ENEMY - k * DEAD_STEP;
-        assert!(guide_stands(500.0, -300.0), "any evaluation gap leaves it");
-        assert!(guide_stands(win_in(2.0), win_in(4.0)), "it wins too");
-        assert!(!guide_stands(0.0, LOST), "it loses");
-        assert!(!guide_stands(win_in(2.0), 500.0), "only the best wins");
-        let plan = Decider::<crate::sim::Shift>::new(&Params::default());
+    fn a_plan_move_stands_within_the_acceptance_thresholds() {
+        let decider = Decider::<crate::sim::Shift>::new(&Params::default());
+        // -bihmax 70 -bihmin 70 -bihd 35.
+        assert!(decider.plan_stands(60.0, 40.0), "20 behind, both below 70");
+        assert!(decider.plan_stands(100.0, 90.0), "both above 70");
+        assert!(!decider.plan_stands(500.0, -300.0), "far behind");
         assert!(
-            !plan.plan_stands(500.0, -300.0),
-            "a plan's move falls to the same gap"
+            !decider.plan_stands(80.0, 60.0),
+            "the best reaches 70, the plan does not"
         );
-    }
-
-    /// A beam result that first reaches a 13-chain at `depth` (if any) and ends on `best`.
-    fn reaching(depth: Option<usize>, best: u32) -> BeamResult {
-        let mut earliest = vec![None; 20];
-        earliest[13] = depth;
-        BeamResult {
-            earliest,
-            best_chain: best,
-            ..BeamResult::default()
-        }
-    }
-
-    #[test]
-    fn the_wider_plan_is_kept_only_if_it_reaches_the_target_earlier_or_bigger() {
-        let base = reaching(Some(12), 13);
-        assert!(plans_earlier(&reaching(Some(11), 13), &base, 13));
-        assert!(plans_earlier(&reaching(Some(12), 14), &base, 13));
-        assert!(!plans_earlier(&reaching(Some(12), 13), &base, 13));
-        assert!(!plans_earlier(&reaching(Some(13), 16), &base, 13));
-        assert!(!plans_earlier(&reaching(None, 16), &base, 13));
-        assert!(plans_earlier(&base, &reaching(None, 16), 13));
-    }
-
-    #[test]
-    fn a_wider_first_beam_fills_the_time_left_and_needs_a_real_gain() {
-        let params = Params {
-            first_beam_widen: true,
-            ..Params::default()
-        };
-        let decider = Decider::<crate::sim::Shift>::new(&params);
-        let config = BeamConfig::first_beam(&params);
-        let done = BeamResult::default();
-        let in_ms = |ms| Instant::now() + Duration::from_millis(ms);
-        let took = Duration::from_millis(1000);
-        let width = decider
-            .wider_first_beam(&done, &config, took, in_ms(10_000))
-            .expect("ten times the time left");
-        // 80% of the ~10 s left at 5000 nodes per second.
-        assert!((38_000..=40_000).contains(&width), "{width}");
-        assert_eq!(
-            decider.wider_first_beam(&done, &config, took, in_ms(1_500)),
-            None
-        );
-        let timed_out = BeamResult {
-            timed_out: true,
-            ..BeamResult::default()
-        };
-        assert_eq!(
-            decider.wider_first_beam(&timed_out, &config, took, in_ms(10_000)),
-            None
-        );
-        let off = Decider::<crate::sim::Shift>::new(&Params::default());
-        assert_eq!(
-            off.wider_first_beam(&done, &config, took, in_ms(10_000)),
-            None
-        );
+        assert!(!decider.plan_stands(100.0, LOST), "the plan's move loses");
     }
 }

@@ -1,0 +1,38 @@
+//! `--style original`: the 2019 program's own turn ([`crate::policy::original`]), with `-tm`
+//! reporting one line per turn on stderr and `-m` the detail below it.
+
+use super::report::{detail_block, turn_line};
+use super::Player;
+use crate::params::Params;
+use crate::policy::original::Decider;
+use crate::sim::{Action, Neighbourhood, Position};
+
+pub struct OriginalPlayer<N: Neighbourhood> {
+    decider: Decider<N>,
+    /// `-tm`, and `-m`.
+    report: bool,
+    detail: bool,
+}
+
+impl<N: Neighbourhood> OriginalPlayer<N> {
+    pub fn new(params: &Params) -> Self {
+        OriginalPlayer {
+            decider: Decider::new(params),
+            report: params.turn_debug_msg,
+            detail: params.debug_msg,
+        }
+    }
+}
+
+impl<N: Neighbourhood> Player for OriginalPlayer<N> {
+    fn choose(&mut self, view: &Position<'_>) -> Action {
+        let decision = self.decider.decide(view);
+        if self.report {
+            eprintln!("{}", turn_line(view, &decision));
+        }
+        if self.detail {
+            eprint!("{}", detail_block(view, &decision));
+        }
+        decision.action
+    }
+}
