@@ -337,7 +337,10 @@ impl Search<'_> {
             return;
         };
         self.visit::<N>(table, child, depth + 1);
-        if child.me.ojama < OJAMA_ROW {
+        // At the last ply the attacked line would record exactly what the natural one did:
+        // a row falls only at the start of the next move, which is not searched.
+        let leaf = depth + 1 == self.depth || child.turn >= self.packs.len();
+        if child.me.ojama < OJAMA_ROW && !leaf {
             let mut attacked = child;
             attacked.me.ojama = OJAMA_ROW;
             self.visit::<N>(table, attacked, depth + 1);
@@ -465,6 +468,45 @@ mod tests {
         assert!(skill.reached);
         assert_eq!(skill.max_skill_ojama, skill_ojama(8));
         assert!(table.get(ANY, 0, 1).max_ojama >= skill_ojama(8));
+    }
+
+    /// Every line, the attacked branch after every move, no table: the search as specified.
+    fn every_line(table: &mut StatusTable, mut line: EnemyLine, depth: usize, p: &[PreparedPack]) {
+        line.record(table.get_mut(line.skill_index, line.bits, depth));
+        line.drop_rows(depth);
+        if depth == table.depth || line.turn >= p.len() {
+            return;
+        }
+        let e = table.expanded_index(line.skill_index != NEVER, line.bits, depth + 1);
+        table.expanded[e] = true;
+        for action in Action::ALL {
+            let Some(child) = line.play::<Shift>(&p[line.turn], action) else {
+                continue;
+            };
+            every_line(table, child, depth + 1, p);
+            if child.me.ojama < OJAMA_ROW {
+                let mut attacked = child;
+                attacked.me.ojama = OJAMA_ROW;
+                every_line(table, attacked, depth + 1, p);
+            }
+        }
+    }
+
+    #[test]
+    fn the_summary_is_that_of_every_line() {
+        let packs = packs(6);
+        for (picture, ojama, gauge) in
+            [(&["12", "34", "56"][..], 5, 40), (&["5555", "9191"], 0, 90)]
+        {
+            for depth in 1..=3 {
+                let line = enemy(picture, ojama, gauge);
+                let mut expected = StatusTable::new(depth);
+                every_line(&mut expected, line, 0, &packs);
+                expected.combine();
+                let searched = search::<Shift>(line, &packs, depth, None, None).unwrap();
+                assert_eq!(searched, expected, "{picture:?} at depth {depth}");
+            }
+        }
     }
 
     #[test]
