@@ -1,60 +1,23 @@
 //! Full-search speed: one enemy search and one my-search, both 4 plies deep, from a mid-game
 //! official position (`snapshots/error`), on one thread and on all cores.
 
+mod snapshots;
+
 use criterion::{criterion_group, criterion_main, Criterion};
-use std::fs::File;
-use std::io::BufReader;
-use std::path::Path;
+use snapshots::Snapshot;
 use std::time::Duration;
 use ysai::bitboard::BACKEND;
 use ysai::params::Params;
-use ysai::protocol::{read_all, PlayerView};
 use ysai::search::enemy::{self, EnemyLine};
 use ysai::search::eval::{EvalContext, Line};
 use ysai::search::full::{EnemyModel, FullSearch};
 use ysai::search::tt::TranspositionTable;
-use ysai::sim::{Field, PlayerState, PreparedPack, Shift};
+use ysai::sim::Shift;
 
-const SNAPSHOT: &str = "tests/data/official/snapshots/error.stdin.txt";
 const DEPTH: usize = 4;
 
-fn state(view: &PlayerView) -> PlayerState {
-    PlayerState {
-        field: Field::from_rows(&view.rows).expect("a recorded field"),
-        ojama: view.ojama,
-        gauge: view.gauge,
-        score: view.score,
-    }
-}
-
-struct Position {
-    turn: usize,
-    packs: Vec<PreparedPack>,
-    me: PlayerState,
-    enemy: PlayerState,
-}
-
-fn position() -> Position {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(SNAPSHOT);
-    let file = File::open(&path).expect("the snapshot");
-    let game = read_all(BufReader::new(file))
-        .expect("a valid snapshot")
-        .remove(0);
-    let turn = game.turns.last().expect("one turn");
-    let t = turn.turn as usize;
-    Position {
-        turn: t,
-        packs: game.packs[t..]
-            .iter()
-            .map(|&p| PreparedPack::new(p))
-            .collect(),
-        me: state(&turn.players[0]),
-        enemy: state(&turn.players[1]),
-    }
-}
-
 fn searches(c: &mut Criterion) {
-    let p = position();
+    let p = Snapshot::load("error");
     let tt = TranspositionTable::new(64);
     let enemy_root = EnemyLine::root(&p.enemy, p.me.ojama, p.me.gauge, 0);
     let table =
