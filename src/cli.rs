@@ -18,7 +18,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 #[cfg(test)]
 use crate::params::NeighbourMode;
-use crate::params::{heading, Params, PlayerKind, Style};
+use crate::params::{heading, Compatibility, Params, PlayerKind, Style};
 
 /// What the command line asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,6 +29,10 @@ pub struct Cli {
     /// Long names of the flags the user wrote (without dashes), so that the program can say
     /// which of them the chosen player does not use.
     pub given: Vec<String>,
+    /// The original's flags that do nothing here, as given.
+    pub compatibility: Compatibility,
+    /// The qualifier's numeric `-ai N` (aitype), accepted for compatibility.
+    pub aitype: Option<u8>,
 }
 
 /// Subcommands; without one, ysai plays the game protocol.
@@ -211,6 +215,8 @@ where
         }
         cli.params = inner.params;
         cli.given = inner.given;
+        cli.compatibility = inner.compatibility;
+        cli.aitype = inner.aitype;
     }
     Ok(cli)
 }
@@ -316,6 +322,8 @@ stdin/stdout.";
 struct RawCli {
     #[command(flatten)]
     params: Params,
+    #[command(flatten)]
+    compatibility: Compatibility,
     // `--help` lists these two after `--threads` (display order 1) and before `--neighbours` (4).
     /// Use all cores (same as --threads 0)
     #[arg(long = "ut", overrides_with = "threads", help_heading = heading::ENGINE,
@@ -368,14 +376,17 @@ impl RawCli {
         params.ai2_minimax &= !params.no_ai2;
         params.ai3_min_over_drops &= !params.no_ai3;
         params.next_chain &= !params.no_nc;
+        let mut aitype = None;
         match self.ai {
             AiChoice::Player(kind) => params.player = kind,
-            AiChoice::Type(n) => params.ai_type = n,
+            AiChoice::Type(n) => aitype = Some(n),
         }
         Cli {
             params,
             command: self.command,
             given: Vec::new(),
+            compatibility: self.compatibility,
+            aitype,
         }
     }
 }
@@ -616,6 +627,7 @@ fn clap_message(err: &clap::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::COMPATIBILITY_FLAGS;
 
     /// Every flag of both original versions, as the original spelled them.
     const ORIGINAL_FLAGS: &[&str] = &[
@@ -724,8 +736,6 @@ mod tests {
             beam_chain_max2: -1,
             beam_min_x: 2,
             beam_max_x: 6,
-            first_beam_eval_mul: 0.0,
-            next_beam_eval_mul: 0.0,
             next_chain: true,
             next_beam_width: 700,
             next_beam_chain_width: 350,
@@ -734,8 +744,6 @@ mod tests {
             beam_ignore_eval_max: 70,
             beam_ignore_eval_min: 70,
             beam_ignore_eval_diff: 35,
-            eval_limit_1: -20,
-            eval_limit_2: -10,
             enemy_may_drop_eval: -5.0,
             ai2_minimax: true,
             ai3_min_over_drops: true,
@@ -743,11 +751,20 @@ mod tests {
             first_min_chain_minus: -10.0,
             second_min_chain_minus: -5.0,
             next_beam_min_chain: 9,
-            use_new_first_beam: false,
             threads: 0,
             ..Params::default()
         };
         assert_eq!(params(QUAL_RECOMMENDED), expected);
+        let compatibility = run(QUAL_RECOMMENDED).unwrap().compatibility;
+        let qualifier_only = Compatibility {
+            first_beam_eval_mul: Some(0.0),
+            next_beam_eval_mul: Some(0.0),
+            eval_limit_1: Some(-20),
+            eval_limit_2: Some(-10),
+            no_new_first_beam: true,
+            ..Compatibility::default()
+        };
+        assert_eq!(compatibility, qualifier_only);
     }
 
     #[test]
@@ -764,12 +781,14 @@ mod tests {
 
     #[test]
     fn negative_values() {
-        let p = params("-emdh -5.5 -fmcm -10 -hl -300 -bx -1 -br2 -1 -g -1 -bcm2 -3");
+        let line = "-emdh -5.5 -fmcm -10 -hl -300 -bx -1 -br2 -1 -g -1 -bcm2 -3";
+        let p = params(line);
         assert_eq!(p.enemy_may_drop_eval, -5.5);
         assert_eq!(p.first_min_chain_minus, -10.0);
         assert_eq!(p.eval_limit, -300);
-        assert_eq!(p.forced_x, -1);
-        assert_eq!(p.forced_r2, -1);
+        let compatibility = run(line).unwrap().compatibility;
+        assert_eq!(compatibility.forced_x, Some(-1));
+        assert_eq!(compatibility.forced_r2, Some(-1));
         assert_eq!(p.check_game, -1);
         assert_eq!(p.beam_chain_max2, -3);
         let p = params("-t -1 -bcm- -2 -nc");
@@ -781,12 +800,16 @@ mod tests {
 
     #[test]
     fn single_letter_flags() {
-        let p = params("-d 3 -g 2 -t 5 -bx 4 -br 3 -sc");
-        assert_eq!(p.search_depth, 3);
-        assert_eq!(p.check_game, 2);
-        assert_eq!(p.check_turn, 5);
-        assert_eq!((p.forced_x, p.forced_r), (4, 3));
-        assert!(p.show_chain);
+        let cli = run("-d 3 -g 2 -t 5 -bx 4 -br 3 -sc").unwrap();
+        assert_eq!(cli.params.search_depth, 3);
+        assert_eq!(cli.params.check_game, 2);
+        assert_eq!(cli.params.check_turn, 5);
+        let compatibility = cli.compatibility;
+        assert_eq!(
+            (compatibility.forced_x, compatibility.forced_r),
+            (Some(4), Some(3))
+        );
+        assert!(compatibility.show_chain);
     }
 
     #[test]
@@ -874,11 +897,11 @@ mod tests {
 
     #[test]
     fn inverted_switches() {
-        let p = params("-ncfc -nes -nfb -nubhm");
-        assert!(!p.check_first_chain);
-        assert!(!p.calc_enemy_skill);
-        assert!(!p.use_new_first_beam);
-        assert!(!p.use_beam_eval_mul);
+        let cli = run("-ncfc -nes -nfb -nubhm").unwrap();
+        assert!(!cli.params.check_first_chain);
+        assert!(!cli.params.calc_enemy_skill);
+        assert!(cli.compatibility.no_new_first_beam);
+        assert!(cli.compatibility.no_beam_eval_mul);
     }
 
     #[test]
@@ -901,13 +924,13 @@ mod tests {
 
     #[test]
     fn ai_takes_a_name_or_an_aitype() {
-        let p = params("--ai random");
-        assert_eq!((p.player, p.ai_type), (PlayerKind::Random, 2));
-        let p = params("-ai 1");
-        assert_eq!((p.player, p.ai_type), (PlayerKind::Full, 1));
+        let cli = run("--ai random").unwrap();
+        assert_eq!((cli.params.player, cli.aitype), (PlayerKind::Random, None));
+        let cli = run("-ai 1").unwrap();
+        assert_eq!((cli.params.player, cli.aitype), (PlayerKind::Full, Some(1)));
         assert_eq!(params("--ai full").player, PlayerKind::Full);
         assert_eq!(params("-ai greedy").player, PlayerKind::Greedy);
-        assert_eq!(params("-ai 0").ai_type, 0);
+        assert_eq!(run("-ai 0").unwrap().aitype, Some(0));
         assert!(matches!(error("-ai 3"), CliError::InvalidValue { .. }));
     }
 
@@ -1107,7 +1130,8 @@ mod tests {
                 .lines()
                 .find(|l| l.trim_start().starts_with(&shown) || l.trim() == shown.trim())
                 .unwrap_or_else(|| panic!("--{name} missing from help:\n{text}"));
-            if !SWITCHES.contains(name) {
+            // A flag that does nothing has no default worth showing.
+            if !SWITCHES.contains(name) && !COMPATIBILITY_FLAGS.contains(name) {
                 assert!(
                     line.contains("[default: "),
                     "no default for --{name}: {line}"
@@ -1128,6 +1152,54 @@ mod tests {
             };
             assert!(run(&line).is_ok(), "{line}: {:?}", run(&line));
         }
+    }
+
+    /// Switches the original's run.sh gives, on by default here: given alone they change
+    /// nothing, and `--no-nc`, `--no-ai2`, `--no-ai3`, `--threads N` are what turn them off.
+    const ON_BY_DEFAULT: &[&str] = &["nc", "ai2", "ai3", "ut"];
+
+    /// A value for flag `name` other than its default.
+    fn other_value(name: &str) -> String {
+        match name {
+            "ai" => return "1".to_string(),
+            // Any value but 0 means on, the default.
+            "tt" => return "0".to_string(),
+            _ => {}
+        }
+        let command = RawCli::command();
+        let arg = command
+            .get_arguments()
+            .find(|a| a.get_long() == Some(name))
+            .unwrap_or_else(|| panic!("no flag {name}"));
+        let default = arg.get_default_values().first().and_then(|v| v.to_str());
+        if default == Some("7") { "8" } else { "7" }.to_string()
+    }
+
+    #[test]
+    fn every_original_flag_changes_the_settings_or_is_compatibility_only() {
+        for name in ORIGINAL_FLAGS {
+            let line = if SWITCHES.contains(name) {
+                format!("-{name}")
+            } else {
+                format!("-{name} {}", other_value(name))
+            };
+            let cli = run(&line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let changed = cli.params != Params::default();
+            let compatibility =
+                COMPATIBILITY_FLAGS.contains(name) || (*name == "ai" && cli.aitype.is_some());
+            if ON_BY_DEFAULT.contains(name) {
+                assert!(!changed && !compatibility, "{line}");
+                continue;
+            }
+            assert!(
+                changed != compatibility,
+                "{line}: changes the settings {changed}, compatibility-only {compatibility}"
+            );
+        }
+        for off in ["--no-nc", "--no-ai2", "--no-ai3", "--threads 3"] {
+            assert_ne!(params(off), Params::default(), "{off}");
+        }
+        assert_eq!(params("--threads 3 -ut"), Params::default());
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 use ysai::cli::{self, BenchKind, Command};
-use ysai::params::{NeighbourMode, Params, PlayerKind};
+use ysai::params::{NeighbourMode, Params, PlayerKind, COMPATIBILITY_FLAGS};
 use ysai::with_neighbours;
 
 fn main() -> ExitCode {
@@ -20,6 +20,7 @@ fn main() -> ExitCode {
             return ExitCode::from(e.exit_code() as u8);
         }
     };
+    note_compatibility_flags(&cli.given, cli.aitype);
     if let Err(e) = configure_threads(cli.params.threads) {
         eprintln!(
             "ysai: cannot start {} worker threads: {e}",
@@ -129,6 +130,28 @@ fn bench_chains(
         if json { summary.json() } else { summary.line() }
     );
     ExitCode::SUCCESS
+}
+
+/// Says which of the user's flags are the original's and do nothing here (see
+/// [`ysai::params::Compatibility`]), once, rather than ignoring them silently.
+fn note_compatibility_flags(given: &[String], aitype: Option<u8>) {
+    let mut accepted: Vec<String> = given
+        .iter()
+        .filter(|flag| COMPATIBILITY_FLAGS.contains(&flag.as_str()))
+        .map(|flag| format!("-{flag}"))
+        .collect();
+    accepted.extend(aitype.map(|n| format!("-ai {n}")));
+    if !accepted.is_empty() {
+        let (is, does) = if accepted.len() == 1 {
+            ("is", "does")
+        } else {
+            ("are", "do")
+        };
+        eprintln!(
+            "ysai: note: {} {is} accepted for compatibility with the original and {does} nothing here",
+            accepted.join(" ")
+        );
+    }
 }
 
 /// Says which of the user's flags the chosen player ignores, rather than ignoring them silently.

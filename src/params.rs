@@ -25,7 +25,7 @@ pub(crate) mod heading {
     pub const HELPER_BEAMS: &str = "Helper beams (counter analysis, skill decision, safety, skill)";
     pub const EVALUATION: &str = "Evaluation";
     pub const DEBUG: &str = "Debug";
-    pub const QUALIFIER: &str = "Qualifier version";
+    pub const COMPATIBILITY: &str = "Accepted for compatibility (no effect)";
     pub const ENGINE: &str = "Engine";
 }
 
@@ -386,18 +386,6 @@ pub struct Params {
     #[arg(help_heading = heading::EVALUATION,
           help = "Per column of height >= 17 while the skill gauge is below 80")]
     pub eval_limit: i32,
-    /// `-hl0 N` (hyouka_limit_0, qualifier): the qualifier's version of `-hl`.
-    #[arg(long = "hl0", value_name = "N", default_value_t = D.eval_limit_0)]
-    #[arg(help_heading = heading::EVALUATION, help = "Qualifier's -hl")]
-    pub eval_limit_0: i32,
-    /// `-hl1 N` (hyouka_limit_1, qualifier): parsed by the qualifier but never used.
-    #[arg(long = "hl1", value_name = "N", default_value_t = D.eval_limit_1)]
-    #[arg(help_heading = heading::EVALUATION, help = "Qualifier: parsed, never used")]
-    pub eval_limit_1: i32,
-    /// `-hl2 N` (hyouka_limit_2, qualifier): parsed by the qualifier but never used.
-    #[arg(long = "hl2", value_name = "N", default_value_t = D.eval_limit_2)]
-    #[arg(help_heading = heading::EVALUATION, help = "Qualifier: parsed, never used")]
-    pub eval_limit_2: i32,
     /// `-emdh X` (enemaydrophyouka): evaluation per "enemy may drop ojama" branch (§10).
     #[arg(long = "emdh", value_name = "X", default_value_t = D.enemy_may_drop_eval)]
     #[arg(help_heading = heading::EVALUATION, help = "Per branch where the enemy may drop ojama")]
@@ -445,16 +433,6 @@ pub struct Params {
     #[arg(help_heading = heading::DEBUG,
           help = "Parameter dump and one debug line per turn on stderr")]
     pub turn_debug_msg: bool,
-    /// `-sc` (showchain): print every chain step of every simulated move; with `-t`: replay, exit.
-    #[arg(long = "sc")]
-    #[arg(help_heading = heading::DEBUG,
-          help = "Print every chain step of every simulated move; with -t, replay -bx/-br and exit")]
-    pub show_chain: bool,
-    /// `-cb` (checkbeamchain): benchmark the first beam on every game-start block of the input.
-    #[arg(long = "cb")]
-    #[arg(help_heading = heading::DEBUG,
-          help = "Benchmark the first beam on every game-start block of the input")]
-    pub beam_benchmark: bool,
     /// `-g N` (checkgame): play game N (0-based) of a multi-game input; `-1` and 0: the first.
     #[arg(long = "g", value_name = "N", default_value_t = D.check_game)]
     #[arg(help_heading = heading::DEBUG, help = "Play game N (0-based) of a multi-game input file")]
@@ -463,64 +441,6 @@ pub struct Params {
     #[arg(long = "t", value_name = "N", default_value_t = D.check_turn)]
     #[arg(help_heading = heading::DEBUG, help = "Compute and output only turn N; -1: every turn")]
     pub check_turn: i32,
-    /// `-bx N` (beamx): forced move x at the `-t` turn; `-2`: none (`-1` is the skill).
-    #[arg(long = "bx", value_name = "N", default_value_t = D.forced_x)]
-    #[arg(help_heading = heading::DEBUG,
-          help = "Forced move x at the -t turn (-1 = skill, -2 = none)")]
-    pub forced_x: i32,
-    /// `-br N` (beamr): forced rotation at the `-t` turn; `-1`: none.
-    #[arg(long = "br", value_name = "N", default_value_t = D.forced_r)]
-    #[arg(help_heading = heading::DEBUG, help = "Forced rotation at the -t turn (-1 = none)")]
-    pub forced_r: i32,
-    /// `-bx2 N` (beamx2): second forced move x for the `-t -sc` replay; `-2`: none.
-    #[arg(long = "bx2", value_name = "N", default_value_t = D.forced_x2)]
-    #[arg(help_heading = heading::DEBUG, help = "Second forced move x for the -t -sc replay")]
-    pub forced_x2: i32,
-    /// `-br2 N` (beamr2): second forced rotation; the second move is replayed only if `>= 0`.
-    #[arg(long = "br2", value_name = "N", default_value_t = D.forced_r2)]
-    #[arg(help_heading = heading::DEBUG,
-          help = "Second forced rotation; the second move is replayed only if >= 0")]
-    pub forced_r2: i32,
-    /// `-sma` (showmyanalyze): accepted for compatibility; the original never used it.
-    #[arg(long = "sma")]
-    #[arg(help_heading = heading::DEBUG, help = "Accepted for compatibility; has no effect")]
-    pub show_my_analyze: bool,
-    /// `-es` (calcmyestatus): accepted for compatibility; the original never used it.
-    #[arg(long = "es")]
-    #[arg(help_heading = heading::DEBUG, help = "Accepted for compatibility; has no effect")]
-    pub calc_my_estatus: bool,
-
-    // --- Qualifier version only ---
-    /// `-ai N` (aitype, qualifier): 0 = full search only, 1 = no beams, 2 = chain beams.
-    /// Set by the numeric values of `-ai` (see [`crate::cli`]).
-    #[arg(skip = D.ai_type)]
-    pub ai_type: u8,
-    /// `-nfb` (usenewfirstbeam = false): `false` uses the normal first beam instead of the
-    /// qualifier's `beamsearch_first` (§9a.6).
-    #[arg(long = "nfb", action = ArgAction::SetFalse)]
-    #[arg(help_heading = heading::QUALIFIER,
-          help = "Use the normal first beam instead of the qualifier's beamsearch_first")]
-    pub use_new_first_beam: bool,
-    /// `-brtl MS` (firstbeamreducetimelimit, qualifier): time limit of `beamsearch_first` only.
-    #[arg(long = "brtl", value_name = "MS", default_value_t = D.first_beam_reduce_time_ms)]
-    #[arg(help_heading = heading::QUALIFIER, help = "Time limit of beamsearch_first")]
-    pub first_beam_reduce_time_ms: u64,
-    /// `-nubhm` (usebeamhyoukamul = false): `false` selects the qualifier's old beam evaluation
-    /// `chain * 100 + blocks`, without cut-off.
-    #[arg(long = "nubhm", action = ArgAction::SetFalse)]
-    #[arg(help_heading = heading::QUALIFIER,
-          help = "Old beam evaluation chain*100 + blocks, without cut-off")]
-    pub use_beam_eval_mul: bool,
-    /// `-bhm X` (firstbeamhyoukamul, qualifier): parsed, but the original overwrote the value.
-    #[arg(long = "bhm", value_name = "X", default_value_t = D.first_beam_eval_mul)]
-    #[arg(help_heading = heading::QUALIFIER,
-          help = "First-beam evaluation multiplier (the original overwrote it)")]
-    pub first_beam_eval_mul: f64,
-    /// `-nbhm X` (nextbeamhyoukamul, qualifier): parsed, but the original overwrote the value.
-    #[arg(long = "nbhm", value_name = "X", default_value_t = D.next_beam_eval_mul)]
-    #[arg(help_heading = heading::QUALIFIER,
-          help = "Per-turn beam evaluation multiplier (the original overwrote it)")]
-    pub next_beam_eval_mul: f64,
 
     // --- Engine (new in this implementation) ---
     // `--help` lists `-ut` and `-ai` (declared in `cli.rs`) between `--threads` and
@@ -552,6 +472,78 @@ pub struct Params {
     #[arg(help_heading = heading::ENGINE, display_order = 5, help = "Seed of the random player and of the rush player's tie-breaks")]
     pub seed: u64,
 }
+
+/// Flags of the original versions that are accepted, so that their command lines still run,
+/// and change nothing here: debugging aids of the original's own (its chain printer, forced
+/// moves, first-beam benchmark), the qualifier's beam experiments, and values the original
+/// parsed but never read. Naming one prints a note ([`COMPATIBILITY_FLAGS`]).
+#[derive(Clone, Debug, Default, PartialEq, clap::Args)]
+pub struct Compatibility {
+    /// `-hl0 N` (hyouka_limit_0): the qualifier's height limit, replaced by `-hl`.
+    #[arg(long = "hl0", value_name = "N", help_heading = heading::COMPATIBILITY,
+          help = "The qualifier's -hl (replaced by -hl)")]
+    pub eval_limit_0: Option<i32>,
+    /// `-hl1 N`, `-hl2 N`: parsed by the qualifier, never read.
+    #[arg(long = "hl1", value_name = "N", help_heading = heading::COMPATIBILITY,
+          help = "Parsed by the qualifier, never read")]
+    pub eval_limit_1: Option<i32>,
+    #[arg(long = "hl2", value_name = "N", help_heading = heading::COMPATIBILITY,
+          help = "Parsed by the qualifier, never read")]
+    pub eval_limit_2: Option<i32>,
+    /// `-sc` (showchain): the original printed every chain step; `ysai arena replay` shows
+    /// chains step by step instead.
+    #[arg(long = "sc", help_heading = heading::COMPATIBILITY,
+          help = "The original's chain printer (see `ysai arena replay`)")]
+    pub show_chain: bool,
+    /// `-cb` (checkbeamchain): the original's first-beam benchmark; see `ysai bench chains`.
+    #[arg(long = "cb", help_heading = heading::COMPATIBILITY,
+          help = "The original's first-beam benchmark (see `ysai bench chains`)")]
+    pub beam_benchmark: bool,
+    /// `-bx -br -bx2 -br2`: the original's forced moves for its chain printer.
+    #[arg(long = "bx", value_name = "N",
+          help_heading = heading::COMPATIBILITY, help = "A forced move's x for the chain printer")]
+    pub forced_x: Option<i32>,
+    #[arg(long = "br", value_name = "N",
+          help_heading = heading::COMPATIBILITY, help = "A forced move's rotation for the chain printer")]
+    pub forced_r: Option<i32>,
+    #[arg(long = "bx2", value_name = "N",
+          help_heading = heading::COMPATIBILITY, help = "A second forced move's x")]
+    pub forced_x2: Option<i32>,
+    #[arg(long = "br2", value_name = "N",
+          help_heading = heading::COMPATIBILITY, help = "A second forced move's rotation")]
+    pub forced_r2: Option<i32>,
+    /// `-sma`, `-es`: parsed by the original, never read.
+    #[arg(long = "sma", help_heading = heading::COMPATIBILITY,
+          help = "Parsed by the original, never read")]
+    pub show_my_analyze: bool,
+    #[arg(long = "es", help_heading = heading::COMPATIBILITY,
+          help = "Parsed by the original, never read")]
+    pub calc_my_estatus: bool,
+    /// `-nfb`, `-brtl MS`: the qualifier's experimental first beam (`beamsearch_first`).
+    #[arg(long = "nfb", help_heading = heading::COMPATIBILITY,
+          help = "The qualifier's switch away from its experimental first beam")]
+    pub no_new_first_beam: bool,
+    #[arg(long = "brtl", value_name = "MS", help_heading = heading::COMPATIBILITY,
+          help = "The time limit of the qualifier's experimental first beam")]
+    pub first_beam_reduce_time_ms: Option<u64>,
+    /// `-nubhm`, `-bhm X`, `-nbhm X`: the qualifier's old beam evaluation and multipliers it
+    /// overwrote.
+    #[arg(long = "nubhm", help_heading = heading::COMPATIBILITY,
+          help = "The qualifier's old beam evaluation")]
+    pub no_beam_eval_mul: bool,
+    #[arg(long = "bhm", value_name = "X",
+          help_heading = heading::COMPATIBILITY, help = "A multiplier the qualifier overwrote")]
+    pub first_beam_eval_mul: Option<f64>,
+    #[arg(long = "nbhm", value_name = "X",
+          help_heading = heading::COMPATIBILITY, help = "A multiplier the qualifier overwrote")]
+    pub next_beam_eval_mul: Option<f64>,
+}
+
+/// The long names of [`Compatibility`]'s flags.
+pub const COMPATIBILITY_FLAGS: &[&str] = &[
+    "hl0", "hl1", "hl2", "sc", "cb", "bx", "br", "bx2", "br2", "sma", "es", "nfb", "brtl", "nubhm",
+    "bhm", "nbhm",
+];
 
 impl Params {
     /// The defaults as a constant, so that the command line can show them in `--help`.
@@ -621,9 +613,6 @@ impl Params {
         skill_beam_time_ms: 500,
 
         eval_limit: -200,
-        eval_limit_0: -200,
-        eval_limit_1: -100,
-        eval_limit_2: -50,
         enemy_may_drop_eval: -5.0,
         enemy_not_drop_eval: 15.0,
         first_min_chain_num: 10,
@@ -634,23 +623,8 @@ impl Params {
 
         debug_msg: false,
         turn_debug_msg: false,
-        show_chain: false,
-        beam_benchmark: false,
         check_game: -1,
         check_turn: -1,
-        forced_x: -2,
-        forced_r: -1,
-        forced_x2: -2,
-        forced_r2: -1,
-        show_my_analyze: false,
-        calc_my_estatus: false,
-
-        ai_type: 2,
-        use_new_first_beam: true,
-        first_beam_reduce_time_ms: 10_000,
-        use_beam_eval_mul: true,
-        first_beam_eval_mul: 1.0,
-        next_beam_eval_mul: 1.0,
 
         threads: 0,
         player: PlayerKind::Full,

@@ -1,6 +1,6 @@
 //! Playing the game protocol: read each block, let the chosen player decide, answer.
 
-use crate::params::{heading, Params, PlayerKind};
+use crate::params::{heading, Params, PlayerKind, COMPATIBILITY_FLAGS};
 use crate::player::{BeamPlayer, Greedy, OriginalPlayer, Player, RandomPlayer, RushPlayer};
 use crate::policy::Ysai;
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
@@ -73,11 +73,6 @@ const ORIGINAL_TURN_FLAGS: &[&str] = &[
     "sbcw",
     "sbd",
     "sbt",
-    "bhm",
-    "nbhm",
-    "nubhm",
-    "nfb",
-    "brtl",
 ];
 
 /// The first-beam and per-turn-beam flags, which the beam player obeys too.
@@ -178,7 +173,7 @@ pub fn flags_without_effect(params: &Params, given: &[String]) -> Vec<String> {
     };
     given
         .iter()
-        .filter(|flag| !used(flag))
+        .filter(|flag| !used(flag) && !COMPATIBILITY_FLAGS.contains(&flag.as_str()))
         .map(|flag| format!("-{flag}"))
         .collect()
 }

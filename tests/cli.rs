@@ -176,6 +176,26 @@ fn first_game_of_54() -> (Game, String) {
     (game, text)
 }
 
+/// The original's flags that do nothing here are accepted and named once on stderr.
+#[test]
+fn compatibility_flags_are_accepted_and_reported() {
+    let run = run_file(&["--ai", "greedy", "-sc", "-bx", "3", "-nubhm"], GAME_21);
+    assert_eq!(run.answers().len(), 21);
+    assert_eq!(
+        run.stderr_lines(),
+        ["ysai: note: -sc -bx -nubhm are accepted for compatibility with the original and do nothing here"]
+    );
+    let aitype = run_file(
+        &[&QUICK_DEFAULT[..], &["-ai", "1", "-t", "0"]].concat(),
+        GAME_21,
+    );
+    assert_eq!(aitype.answers().len(), 1);
+    assert_eq!(
+        aitype.stderr_lines(),
+        ["ysai: note: -ai 1 is accepted for compatibility with the original and does nothing here"]
+    );
+}
+
 #[test]
 fn plays_a_recorded_game() {
     let games = load(GAME_21);
