@@ -1,10 +1,11 @@
 //! Full-search speed: one enemy search and one my-search, both 4 plies deep, from a mid-game
 //! official position (`snapshots/error`), on one thread and on all cores.
 
-mod snapshots;
+#[path = "../tests/common/mod.rs"]
+mod common;
 
+use common::Snapshot;
 use criterion::{criterion_group, criterion_main, Criterion};
-use snapshots::Snapshot;
 use std::time::Duration;
 use ysai::bitboard::BACKEND;
 use ysai::params::Params;

@@ -2,10 +2,11 @@
 //! both full searches) on the official snapshots the C++ final was timed on, one thread. The
 //! beams are held to a node budget so that every run does the same work.
 
-mod snapshots;
+#[path = "../tests/common/mod.rs"]
+mod common;
 
+use common::Snapshot;
 use criterion::{criterion_group, criterion_main, Criterion};
-use snapshots::Snapshot;
 use std::time::Duration;
 use ysai::bitboard::BACKEND;
 use ysai::params::Params;

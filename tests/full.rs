@@ -3,12 +3,12 @@
 
 mod common;
 
-use common::{data, load, recorded_state};
+use common::Snapshot;
 
 use ysai::params::Params;
 use ysai::policy::original::{Decider, Reason};
 use ysai::search::plan::Plan;
-use ysai::sim::{Action, PlayerState, Position, PreparedPack, Shift};
+use ysai::sim::{Action, PlayerState, Shift};
 
 const SNAPSHOTS: &[&str] = &[
     "initial",
@@ -30,49 +30,13 @@ fn reproducible() -> Params {
     }
 }
 
-struct Snapshot {
-    turn: usize,
-    packs: Vec<PreparedPack>,
-    me: PlayerState,
-    enemy: PlayerState,
-    time_left_ms: i64,
-}
-
-fn snapshot(name: &str) -> Snapshot {
-    let file = format!("snapshots/{name}.stdin.txt");
-    assert!(data(&file).exists(), "{file}");
-    let game = load(&file).remove(0);
-    let turn = game.turns.last().expect("one turn");
-    let t = turn.turn as usize;
-    Snapshot {
-        turn: t,
-        packs: game.packs[t..]
-            .iter()
-            .map(|&p| PreparedPack::new(p))
-            .collect(),
-        me: recorded_state(&turn.players[0]),
-        enemy: recorded_state(&turn.players[1]),
-        time_left_ms: turn.players[0].time_left_ms,
-    }
-}
-
-fn position(s: &Snapshot) -> Position<'_> {
-    Position {
-        turn: s.turn,
-        packs: &s.packs,
-        me: &s.me,
-        opponent: &s.enemy,
-        time_left_ms: s.time_left_ms,
-    }
-}
-
 fn decide(s: &Snapshot, params: &Params, threads: usize) -> (Action, Reason) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
     pool.install(|| {
-        let d = Decider::<Shift>::new(params).decide(&position(s));
+        let d = Decider::<Shift>::new(params).decide(&s.position());
         (d.action, d.reason)
     })
 }
@@ -86,7 +50,7 @@ fn survives(s: &Snapshot, action: Action) -> bool {
 #[test]
 fn snapshot_answers_are_legal_and_survive_when_they_can() {
     for name in SNAPSHOTS {
-        let s = snapshot(name);
+        let s = Snapshot::load(name);
         let (action, reason) = decide(&s, &reproducible(), 2);
         assert!(s.me.is_legal(action), "{name}: {action} is illegal");
         let can_survive = s.me.legal_actions().any(|a| survives(&s, a));
@@ -101,7 +65,7 @@ fn snapshot_answers_are_legal_and_survive_when_they_can() {
 #[test]
 fn snapshot_answers_do_not_depend_on_the_thread_count() {
     for name in SNAPSHOTS {
-        let s = snapshot(name);
+        let s = Snapshot::load(name);
         let one = decide(&s, &reproducible(), 1);
         assert_eq!(one, decide(&s, &reproducible(), 2), "{name}");
         assert_eq!(one, decide(&s, &reproducible(), 1), "{name}: run twice");
@@ -110,7 +74,7 @@ fn snapshot_answers_do_not_depend_on_the_thread_count() {
 
 #[test]
 fn the_first_turn_plays_the_plan() {
-    let s = snapshot("initial");
+    let s = Snapshot::load("initial");
     assert_eq!(s.turn, 0);
     let (_, reason) = decide(&s, &reproducible(), 2);
     assert_eq!(reason, Reason::Plan);
@@ -129,9 +93,9 @@ fn the_reported_line_ends_in_the_value_of_the_move() {
     };
     let mut checked = 0;
     for name in SNAPSHOTS {
-        let s = snapshot(name);
+        let s = Snapshot::load(name);
         let mut decider = Decider::<Shift>::new(&params);
-        let d = decider.decide(&position(&s));
+        let d = decider.decide(&s.position());
         // A trusted plan move and a lost position need no search, hence no line.
         let Some(detail) = d.detail else {
             assert!(
@@ -162,7 +126,7 @@ fn the_reported_line_ends_in_the_value_of_the_move() {
 /// is about to fall.
 #[test]
 fn a_plan_is_followed_while_its_fields_are_as_expected() {
-    let s = snapshot("initial");
+    let s = Snapshot::load("initial");
     let moves: Vec<Action> = Action::drops()[..3].to_vec();
     let plan = Plan::new::<Shift>(s.turn, &s.me, &s.packs, moves.clone());
     assert_eq!(plan.next(s.turn, &s.me), Some(moves[0]));
