@@ -4,9 +4,8 @@
 //! draws them ([`crate::render`]).
 
 use std::fmt::Write as _;
-use std::time::Duration;
 
-use crate::policy::original::{BeamNote, Decision, Detail, Reason};
+use crate::policy::original::{Decision, Detail, Reason};
 use crate::render::{field_picture, side_by_side};
 use crate::search::beam::BeamResult;
 use crate::search::eval::{CounterVerdict, Line};
@@ -30,7 +29,7 @@ pub fn turn_line(view: &Position<'_>, d: &Decision) -> String {
         line.push_str(&counter_tokens(counter));
     }
     for note in &d.beams {
-        line.push_str(&beam_token(note));
+        let _ = write!(line, "{note}");
     }
     if d.skill_mode {
         line.push_str(" SKILLMODE");
@@ -74,24 +73,6 @@ fn counter_tokens(counter: &CounterVerdict) -> String {
         let _ = write!(tokens, " p! c {chain} p {ojama}");
     }
     tokens
-}
-
-fn beam_token(note: &BeamNote) -> String {
-    let r = &note.result;
-    search_token(
-        &note.label,
-        r.depth,
-        (r.max_chain, r.max_chain_depth),
-        note.elapsed,
-    )
-}
-
-/// ` [label bd depth mch max/at-depth ms]`.
-fn search_token(label: &str, depth: usize, (max, at): (u32, usize), took: Duration) -> String {
-    format!(
-        " [{label} bd {depth} mch {max}/{at} {}ms]",
-        took.as_millis()
-    )
 }
 
 /// A value for a log line: the huge "enemy dead" values in scientific notation, `-` for

@@ -401,16 +401,7 @@ pub fn turn_line(
         report.elapsed.as_millis()
     );
     for note in &report.beams {
-        let r = &note.result;
-        let _ = write!(
-            line,
-            " [{} bd {} mch {}/{} {}ms]",
-            note.label,
-            r.depth,
-            r.max_chain,
-            r.max_chain_depth,
-            note.elapsed.as_millis()
-        );
+        let _ = write!(line, "{note}");
     }
     match &report.weighing {
         Some(w) => {

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use ysai_tables::chain_ojama;
 
+use super::BeamNote;
 use crate::params::Params;
 use crate::search::beam::{
     search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
@@ -73,15 +74,6 @@ pub struct Decision {
     pub nodes: (u64, u64),
     /// What only `-m` asks for (computed only then).
     pub detail: Option<Detail>,
-}
-
-/// One beam of the turn.
-#[derive(Clone, Debug)]
-pub struct BeamNote {
-    /// `first`, `turn`, `enemy`, `counter-soon`, `counter`, `safety-d<d>` or `skill`.
-    pub label: String,
-    pub result: BeamResult,
-    pub elapsed: Duration,
 }
 
 /// `-m`: the line the search expects after the chosen move, the state after each of its

@@ -21,12 +21,29 @@ const MIN_GAIN: f64 = 1.3;
 /// 60,000 nodes over the opening's 16 depths take 400 MB, within the 1 GiB a game may use.
 const MAX_WIDTH: usize = 60_000;
 
-/// One beam of a plan search, for `-tm`.
+/// One beam of a turn, for `-tm` (ysai's and the original's turn alike).
 #[derive(Clone, Debug)]
 pub struct BeamNote {
     pub label: String,
     pub result: BeamResult,
     pub elapsed: Duration,
+}
+
+/// ` [label bd depth mch max/at-depth ms]`: the depth reached, the biggest chain a node could
+/// fire and the first depth it could.
+impl std::fmt::Display for BeamNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let r = &self.result;
+        write!(
+            f,
+            " [{} bd {} mch {}/{} {}ms]",
+            self.label,
+            r.depth,
+            r.max_chain,
+            r.max_chain_depth,
+            self.elapsed.as_millis()
+        )
+    }
 }
 
 /// What one plan search is asked to do.
