@@ -20,12 +20,23 @@ const SNAPSHOTS: &[&str] = &[
     "segfault1",
 ];
 
-/// Beams limited by nodes, not time, so that decisions depend on nothing but the input.
+/// Beams limited by nodes, not time, so that decisions depend on nothing but the input: every
+/// beam's time flag is lifted to the turn's ceiling, and the turn limit doubled so that the
+/// full search finishes its depth on a slow backend and a loaded machine too (the reserve and
+/// the depth caps of every snapshot stay as they are at 20 s).
 fn reproducible() -> Params {
+    const LIFTED_MS: u64 = 1_000_000;
     Params {
         beam_nodes: 1500,
         beam_width: 400,
         beam_chain_width: 150,
+        turn_limit_ms: 40_000,
+        first_time_limit_ms: LIFTED_MS,
+        next_beam_time_ms: LIFTED_MS,
+        enemy_beam_time_ms: LIFTED_MS,
+        next_enemy_beam_time_ms: LIFTED_MS,
+        dropped_beam_time_ms: LIFTED_MS,
+        skill_beam_time_ms: LIFTED_MS,
         ..Params::default()
     }
 }
