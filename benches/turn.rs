@@ -6,7 +6,7 @@
 mod common;
 
 use common::Snapshot;
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::time::Duration;
 use ysai::bitboard::BACKEND;
 use ysai::params::Params;
@@ -39,7 +39,11 @@ fn turns(c: &mut Criterion) {
     for name in SNAPSHOTS {
         let snapshot = Snapshot::load(name);
         group.bench_function(name, |b| {
-            b.iter(|| pool.install(|| Decider::<Shift>::new(&params).decide(&snapshot.position())))
+            b.iter_batched(
+                || Decider::<Shift>::new(&params),
+                |mut decider| pool.install(|| decider.decide(&snapshot.position())),
+                BatchSize::PerIteration,
+            )
         });
     }
     group.finish();

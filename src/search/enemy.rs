@@ -295,12 +295,17 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// Whether `line`, at `depth`, is only recorded: the search ends there.
+    fn is_last_ply(&self, line: &EnemyLine, depth: usize) -> bool {
+        depth == self.depth || line.turn >= self.packs.len()
+    }
+
     /// Records `line` at `depth`, then searches its moves.
     fn visit<N: Neighbourhood>(&self, table: &mut StatusTable, mut line: EnemyLine, depth: usize) {
         table.nodes += 1;
         line.record(table.get_mut(line.skill_index, line.bits, depth));
         line.drop_rows(depth);
-        if depth == self.depth || line.turn >= self.packs.len() {
+        if self.is_last_ply(&line, depth) {
             return;
         }
         if depth <= 1 && self.deadline.out_of_time() {
@@ -339,8 +344,7 @@ impl Search<'_> {
         self.visit::<N>(table, child, depth + 1);
         // At the last ply the attacked line would record exactly what the natural one did:
         // a row falls only at the start of the next move, which is not searched.
-        let leaf = depth + 1 == self.depth || child.turn >= self.packs.len();
-        if child.me.ojama < OJAMA_ROW && !leaf {
+        if child.me.ojama < OJAMA_ROW && !self.is_last_ply(&child, depth + 1) {
             let mut attacked = child;
             attacked.me.ojama = OJAMA_ROW;
             self.visit::<N>(table, attacked, depth + 1);
