@@ -13,7 +13,7 @@ use super::key::WordHasher;
 use super::timeman::Deadline;
 use super::tt::TranspositionTable;
 use crate::sim::game::{gauge_damage, offset_ojama, OJAMA_ROW};
-use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
+use crate::sim::{Action, Field, Neighbourhood, PlayerState, PreparedPack};
 
 /// Whether the enemy has used its skill on a line: never, before this move, on this move.
 pub const NEVER: usize = 0;
@@ -66,6 +66,56 @@ impl Status {
         self.max_skill_targets = self.max_skill_targets.max(other.max_skill_targets);
         self.min_blocks = self.min_blocks.min(other.min_blocks);
         self.min_field_ojama = self.min_field_ojama.min(other.min_field_ojama);
+    }
+}
+
+/// What a status keeps of one line.
+struct Sample {
+    chain: u32,
+    sent: i64,
+    gauge_damage: i32,
+    /// The ojama of the skill the line used on its latest move, if it did.
+    skill_ojama: Option<i64>,
+    skill_targets: u32,
+    blocks: u32,
+    field_ojama: u32,
+}
+
+impl Sample {
+    fn of(
+        field: &Field,
+        chain: u32,
+        sent: i64,
+        gauge_damage: i32,
+        skill_ojama: Option<i64>,
+    ) -> Self {
+        Sample {
+            chain,
+            sent,
+            gauge_damage,
+            skill_ojama,
+            skill_targets: field.skill_targets().popcount(),
+            blocks: field.blocks().popcount(),
+            field_ojama: field.ojama().popcount(),
+        }
+    }
+}
+
+impl Status {
+    /// Takes in a surviving line.
+    #[inline]
+    fn note(&mut self, line: &Sample) {
+        self.reached = true;
+        self.chained |= line.chain > 0;
+        self.max_chain = self.max_chain.max(line.chain);
+        self.max_ojama = self.max_ojama.max(line.sent);
+        if let Some(ojama) = line.skill_ojama {
+            self.max_skill_ojama = self.max_skill_ojama.max(ojama);
+        }
+        self.max_gauge_damage = self.max_gauge_damage.max(line.gauge_damage);
+        self.max_skill_targets = self.max_skill_targets.max(i64::from(line.skill_targets));
+        self.min_blocks = self.min_blocks.min(i64::from(line.blocks));
+        self.min_field_ojama = self.min_field_ojama.min(i64::from(line.field_ojama));
     }
 }
 
@@ -227,22 +277,23 @@ impl EnemyLine {
     }
 
     fn record(&self, status: &mut Status) {
-        let field = &self.me.field;
-        status.reached = true;
-        status.chained |= self.chain > 0;
-        status.max_chain = status.max_chain.max(self.chain);
-        status.max_ojama = status.max_ojama.max(self.sent);
-        if self.skill_index == NOW {
-            status.max_skill_ojama = status.max_skill_ojama.max(self.skill_ojama);
+        let skill_ojama = (self.skill_index == NOW).then_some(self.skill_ojama);
+        status.note(&Sample::of(
+            &self.me.field,
+            self.chain,
+            self.sent,
+            self.gauge_damage,
+            skill_ojama,
+        ));
+    }
+
+    /// The skill index of this line's child after a drop.
+    fn index_after_drop(&self) -> usize {
+        if self.skill_index == NEVER {
+            NEVER
+        } else {
+            BEFORE
         }
-        status.max_gauge_damage = status.max_gauge_damage.max(self.gauge_damage);
-        status.max_skill_targets = status
-            .max_skill_targets
-            .max(i64::from(field.skill_targets().popcount()));
-        status.min_blocks = status.min_blocks.min(i64::from(field.blocks().popcount()));
-        status.min_field_ojama = status
-            .min_field_ojama
-            .min(i64::from(field.ojama().popcount()));
     }
 
     /// Turn start: this side's row, and the opponent's (accounted only).
@@ -270,10 +321,10 @@ impl EnemyLine {
         child.chain = result.chains;
         child.sent += result.ojama;
         child.their_ojama += result.ojama;
-        child.skill_index = match (action, self.skill_index) {
-            (Action::Skill, _) => NOW,
-            (_, NEVER) => NEVER,
-            _ => BEFORE,
+        child.skill_index = if action == Action::Skill {
+            NOW
+        } else {
+            self.index_after_drop()
         };
         if action == Action::Skill {
             child.skill_ojama = skill_ojama(result.skill_destroyed);
@@ -300,6 +351,11 @@ impl Search<'_> {
         depth == self.depth || line.turn >= self.packs.len()
     }
 
+    /// Whether the children of `line`, at `depth`, are on the last ply.
+    fn children_end_search(&self, line: &EnemyLine, depth: usize) -> bool {
+        depth + 1 == self.depth || line.turn + 1 >= self.packs.len()
+    }
+
     /// Records `line` at `depth`, then searches its moves.
     fn visit<N: Neighbourhood>(&self, table: &mut StatusTable, mut line: EnemyLine, depth: usize) {
         table.nodes += 1;
@@ -323,8 +379,45 @@ impl Search<'_> {
                 tt.store(key, 1);
             }
         }
+        if self.children_end_search(&line, depth) {
+            self.record_moves::<N>(table, &line, depth + 1);
+            return;
+        }
         for action in Action::ALL {
             self.visit_move::<N>(table, &line, action, depth);
+        }
+    }
+
+    /// Records the children of `line` at `depth`, the last ply: nothing falls or is searched
+    /// after them, so a drop's child is only the field it leaves and what its chain sent,
+    /// and no line is built for it.
+    fn record_moves<N: Neighbourhood>(
+        &self,
+        table: &mut StatusTable,
+        line: &EnemyLine,
+        depth: usize,
+    ) {
+        let pack = &self.packs[line.turn];
+        for action in Action::ALL {
+            let Action::Drop { x, rot } = action else {
+                if let Some(child) = line.play::<N>(pack, action) {
+                    table.nodes += 1;
+                    child.record(table.get_mut(child.skill_index, child.bits, depth));
+                }
+                continue;
+            };
+            let mut field = line.me.field;
+            let result = field.drop_pack::<N>(pack, x, rot);
+            if result.dead {
+                continue;
+            }
+            table.nodes += 1;
+            let sent = line.sent + result.ojama;
+            let damage = line.gauge_damage + gauge_damage(result.chains);
+            let sample = Sample::of(&field, result.chains, sent, damage, None);
+            table
+                .get_mut(line.index_after_drop(), line.bits, depth)
+                .note(&sample);
         }
     }
 
@@ -498,17 +591,20 @@ mod tests {
 
     #[test]
     fn the_summary_is_that_of_every_line() {
-        let packs = packs(6);
-        for (picture, ojama, gauge) in
-            [(&["12", "34", "56"][..], 5, 40), (&["5555", "9191"], 0, 90)]
-        {
-            for depth in 1..=3 {
-                let line = enemy(picture, ojama, gauge);
-                let mut expected = StatusTable::new(depth);
-                every_line(&mut expected, line, 0, &packs);
-                expected.combine();
-                let searched = search::<Shift>(line, &packs, depth, None, None).unwrap();
-                assert_eq!(searched, expected, "{picture:?} at depth {depth}");
+        // Two packs end the lines of a 3-ply search early, on the game's last turn.
+        for packs in [packs(6), packs(2)] {
+            for (picture, ojama, gauge) in
+                [(&["12", "34", "56"][..], 5, 40), (&["5555", "9191"], 0, 90)]
+            {
+                for depth in 1..=3 {
+                    let line = enemy(picture, ojama, gauge);
+                    let mut expected = StatusTable::new(depth);
+                    every_line(&mut expected, line, 0, &packs);
+                    expected.combine();
+                    let searched = search::<Shift>(line, &packs, depth, None, None).unwrap();
+                    let n = packs.len();
+                    assert_eq!(searched, expected, "{picture:?}, {n} packs, depth {depth}");
+                }
             }
         }
     }

@@ -185,7 +185,7 @@ impl<'a> FullSearch<'a> {
                 .iter()
                 .filter_map(|&a| {
                     let next = play::<N>(&node, &self.packs[depth + 1], a)?;
-                    Some((a, worker.after_move::<N>(next, depth + 1)))
+                    Some((a, worker.after_move::<N>(next, depth + 1, LOST)))
                 })
                 .fold(None, |best: Option<(Action, f64)>, (a, v)| match best {
                     Some((_, bv)) if bv >= v => best,
@@ -224,12 +224,13 @@ impl<'a> Worker<'a> {
         };
         child.first = Some(action);
         child.first_chain = child.chain;
-        self.after_move::<N>(child, 0)
+        self.after_move::<N>(child, 0, LOST)
     }
 
     /// The value of `node` (at the start of its turn, rows not yet fallen) at `depth`.
-    fn value<N: Neighbourhood>(&self, mut node: Line, depth: usize) -> f64 {
+    fn value<N: Neighbourhood>(&self, node: &Line, depth: usize) -> f64 {
         self.nodes.set(self.nodes.get() + 1);
+        let mut node = *node;
         node.drop_rows(depth);
         let pack_index = depth;
         if depth == self.search.depth || pack_index >= self.search.packs.len() {
@@ -249,7 +250,7 @@ impl<'a> Worker<'a> {
             let Some(child) = play::<N>(&node, pack, action) else {
                 continue;
             };
-            let value = self.after_move::<N>(child, depth);
+            let value = self.after_move::<N>(child, depth, best);
             if value > best {
                 best = value;
             }
@@ -265,8 +266,11 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// My move at `depth` is made: apply the enemy's effect, then search on.
-    fn after_move<N: Neighbourhood>(&self, mut child: Line, depth: usize) -> f64 {
+    /// My move at `depth` is made: apply the enemy's effect, then search on. The value is
+    /// exact above `floor`; at or below it, it may be an upper bound (the caller keeps only a
+    /// value above `floor`, so the branch in which the enemy holds back, which can only lower
+    /// the line's value, is not searched then).
+    fn after_move<N: Neighbourhood>(&self, mut child: Line, depth: usize, floor: f64) -> f64 {
         let enemy = self.search.enemy;
         let spared = if depth < enemy.depth() {
             match enemy_effect(&mut child, enemy, depth, self.search.model) {
@@ -278,13 +282,13 @@ impl<'a> Worker<'a> {
             None
         };
         settle(&mut child);
-        let value = self.value::<N>(child, depth + 1);
+        let value = self.value::<N>(&child, depth + 1);
         match spared {
-            Some(mut spared) => {
+            Some(mut spared) if value > floor => {
                 settle(&mut spared);
-                value.min(self.value::<N>(*spared, depth + 1))
+                value.min(self.value::<N>(&spared, depth + 1))
             }
-            None => value,
+            _ => value,
         }
     }
 }
@@ -321,7 +325,7 @@ enum Effect {
     Dead,
     /// The enemy's effect was applied; with a branch, the line in which it did not attack.
     Applied {
-        spared: Option<Box<Line>>,
+        spared: Option<Line>,
     },
 }
 
@@ -357,7 +361,7 @@ fn enemy_effect(child: &mut Line, table: &StatusTable, depth: usize, model: Enem
             let mut quiet = *child;
             quiet.spared_depths += 1;
             learn_enemy_field(&mut quiet, &status, &without_skill);
-            spared = Some(Box::new(quiet));
+            spared = Some(quiet);
         } else {
             attack = 0;
         }
@@ -428,4 +432,137 @@ fn line_key(line: &Line, depth: usize) -> u64 {
         .word(line.assumed_gauge_damage as u64)
         .field(&line.me.field)
         .finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::Params;
+    use crate::search::enemy::{self, EnemyLine};
+    use crate::search::tt::TranspositionTable;
+    use crate::sim::{Field, Pack, PlayerState, Shift};
+
+    fn packs(n: usize) -> Vec<PreparedPack> {
+        (0..n)
+            .map(|k| PreparedPack::new(Pack::new([1 + (k % 9) as u8, 0], [5, 9 - (k % 9) as u8])))
+            .collect()
+    }
+
+    fn player(picture: &[&str], ojama: i64, gauge: i32) -> PlayerState {
+        PlayerState {
+            field: Field::from_picture(picture).unwrap(),
+            ojama,
+            gauge,
+            score: 0,
+        }
+    }
+
+    /// My search as specified: every line and both branches wherever the enemy's attack
+    /// branches, no table; counts the branches it met.
+    fn every_line(s: &FullSearch<'_>, node: &Line, depth: usize, branches: &mut u32) -> f64 {
+        let mut node = *node;
+        node.drop_rows(depth);
+        if depth == s.depth || depth >= s.packs.len() {
+            return evaluate(&node, s.eval);
+        }
+        let mut best = LOST;
+        for action in Action::ALL {
+            let Some(mut child) = play::<Shift>(&node, &s.packs[depth], action) else {
+                continue;
+            };
+            if depth == 0 {
+                child.first = Some(action);
+                child.first_chain = child.chain;
+            }
+            best = best.max(every_move(s, child, depth, branches));
+            if best >= DEAD_ENEMY - DEAD_STEP * (depth as f64 + 1.0) {
+                break;
+            }
+        }
+        best
+    }
+
+    fn every_move(s: &FullSearch<'_>, mut child: Line, depth: usize, branches: &mut u32) -> f64 {
+        let mut spared = None;
+        if depth < s.enemy.depth() {
+            match enemy_effect(&mut child, s.enemy, depth, s.model) {
+                Effect::Dead => return DEAD_ENEMY - (depth as f64 + 1.0) * DEAD_STEP,
+                Effect::Applied { spared: quiet } => spared = quiet,
+            }
+        } else {
+            assume_enemy_builds(&mut child);
+        }
+        settle(&mut child);
+        let value = every_line(s, &child, depth + 1, branches);
+        match spared {
+            Some(mut quiet) => {
+                *branches += 1;
+                settle(&mut quiet);
+                value.min(every_line(s, &quiet, depth + 1, branches))
+            }
+            None => value,
+        }
+    }
+
+    fn root_values(s: &FullSearch<'_>, root: &Line) -> (Vec<(Action, f64)>, u32) {
+        let mut branches = 0;
+        let mut node = *root;
+        node.drop_rows(0);
+        let values = Action::ALL
+            .iter()
+            .map(|&action| {
+                let value = play::<Shift>(&node, &s.packs[0], action).map_or(LOST, |mut child| {
+                    child.first = Some(action);
+                    child.first_chain = child.chain;
+                    every_move(s, child, 0, &mut branches)
+                });
+                (action, value)
+            })
+            .collect();
+        (values, branches)
+    }
+
+    #[test]
+    fn every_root_value_is_that_of_every_line() {
+        let packs = packs(4);
+        let me = player(&["1", "2", "3", "44"], 8, 0);
+        let enemy = player(&["5555", "5555", "1234"], 0, 100);
+        let root = Line::root(0, &me, &enemy);
+        let enemy_root = EnemyLine::root(&enemy, me.ojama, me.gauge, 0);
+        let table = enemy::search::<Shift>(enemy_root, &packs, 3, None, None).unwrap();
+        let tt = TranspositionTable::new(4);
+        // With `-endh` below zero the branch in which the enemy holds back is the worse one,
+        // and a line's value is often that branch's.
+        for not_drop in [15.0, -40.0] {
+            let ctx = EvalContext {
+                not_drop,
+                ..EvalContext::new(&Params::default())
+            };
+            for depth in 1..=3 {
+                let search = FullSearch {
+                    packs: &packs,
+                    depth,
+                    enemy: &table,
+                    model: EnemyModel {
+                        branch: true,
+                        branch_on_big_attack: true,
+                    },
+                    eval: &ctx,
+                    tt: None,
+                    deadline: None,
+                };
+                let (expected, branches) = root_values(&search, &root);
+                assert!(branches > 0, "the enemy's attack branches at depth {depth}");
+                let searched = search.run::<Shift>(&root).unwrap();
+                assert_eq!(searched.values, expected, "-endh {not_drop}, depth {depth}");
+                tt.clear();
+                let cached = FullSearch {
+                    tt: Some(&tt),
+                    ..search.at_depth(depth)
+                };
+                let values = cached.run::<Shift>(&root).unwrap().values;
+                assert_eq!(values, expected, "-endh {not_drop}, depth {depth}, table");
+            }
+        }
+    }
 }
