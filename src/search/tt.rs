@@ -15,6 +15,7 @@ const CLUSTER: usize = 4;
 const SLOT_BYTES: usize = 16;
 
 #[derive(Default)]
+#[repr(C)]
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
@@ -43,7 +44,7 @@ impl Slot {
 
 /// A lock-free table from 64-bit position keys to 64-bit data.
 pub struct TranspositionTable {
-    slots: Box<[Slot]>,
+    slots: Slots,
     /// Clusters - 1 (a power of two minus one).
     cluster_mask: usize,
 }
@@ -55,7 +56,7 @@ impl TranspositionTable {
         let clusters = (megabytes * 1024 * 1024 / (CLUSTER * SLOT_BYTES)).max(1);
         let clusters = 1 << clusters.ilog2();
         TranspositionTable {
-            slots: (0..clusters * CLUSTER).map(|_| Slot::default()).collect(),
+            slots: Slots::zeroed(clusters * CLUSTER),
             cluster_mask: clusters - 1,
         }
     }
@@ -114,6 +115,118 @@ impl TranspositionTable {
                 slot.write(0, 0);
             }
         });
+    }
+}
+
+/// The slots' memory. A probe is a random access into tens of MiB; with 4 KiB pages nearly
+/// every one misses the TLB as well as the cache, so on Linux the table asks for huge pages
+/// (2 MiB; granted where transparent huge pages are on, or on request as here).
+struct Slots {
+    #[cfg(target_os = "linux")]
+    map: huge::Mapping,
+    #[cfg(not(target_os = "linux"))]
+    boxed: Box<[Slot]>,
+}
+
+impl Slots {
+    #[cfg(target_os = "linux")]
+    fn zeroed(len: usize) -> Self {
+        Slots {
+            map: huge::Mapping::zeroed(len),
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn zeroed(len: usize) -> Self {
+        Slots {
+            boxed: (0..len).map(|_| Slot::default()).collect(),
+        }
+    }
+}
+
+impl std::ops::Deref for Slots {
+    type Target = [Slot];
+
+    #[cfg(target_os = "linux")]
+    fn deref(&self) -> &[Slot] {
+        self.map.slots()
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn deref(&self) -> &[Slot] {
+        &self.boxed
+    }
+}
+
+#[cfg(target_os = "linux")]
+mod huge {
+    use super::{Slot, SLOT_BYTES};
+    use std::ptr::NonNull;
+
+    const HUGE_PAGE: usize = 2 << 20;
+
+    /// An anonymous mapping (zero-filled as it is first touched) with the slots at its first
+    /// 2 MiB boundary, advised to use huge pages.
+    pub struct Mapping {
+        base: NonNull<libc::c_void>,
+        bytes: usize,
+        slots: NonNull<Slot>,
+        len: usize,
+    }
+
+    // SAFETY: the mapping is owned by one table and only read through `&[Slot]`, whose
+    // atomics are shared between threads by design.
+    unsafe impl Send for Mapping {}
+    unsafe impl Sync for Mapping {}
+
+    impl Mapping {
+        pub fn zeroed(len: usize) -> Self {
+            let bytes = len * SLOT_BYTES + HUGE_PAGE;
+            // SAFETY: a fresh private anonymous mapping, checked for failure below.
+            let base = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    bytes,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                    -1,
+                    0,
+                )
+            };
+            assert!(
+                base != libc::MAP_FAILED,
+                "cannot map {bytes} bytes for the transposition table"
+            );
+            let offset = (base as usize).next_multiple_of(HUGE_PAGE) - base as usize;
+            // SAFETY: `offset < HUGE_PAGE`, so the slots lie inside the mapping; an all-zero
+            // slot is two zero atomics, the empty slot. The advice may be refused (huge pages
+            // off): the table then works on small pages.
+            let slots = unsafe {
+                let start = base.cast::<u8>().add(offset);
+                libc::madvise(start.cast(), len * SLOT_BYTES, libc::MADV_HUGEPAGE);
+                NonNull::new_unchecked(start.cast::<Slot>())
+            };
+            Mapping {
+                base: NonNull::new(base).expect("mmap returned null"),
+                bytes,
+                slots,
+                len,
+            }
+        }
+
+        pub fn slots(&self) -> &[Slot] {
+            // SAFETY: `len` slots from `slots` lie inside the live mapping (see `zeroed`).
+            unsafe { std::slice::from_raw_parts(self.slots.as_ptr(), self.len) }
+        }
+    }
+
+    impl Drop for Mapping {
+        fn drop(&mut self) {
+            // SAFETY: unmaps exactly the mapping made in `zeroed`, no longer borrowed.
+            unsafe {
+                libc::munmap(self.base.as_ptr(), self.bytes);
+            }
+        }
     }
 }
 
