@@ -321,6 +321,9 @@ fn settle(line: &mut Line) {
     offset_ojama(&mut line.me.ojama, &mut line.enemy_ojama);
 }
 
+// The line travels by value: it is made once per branch and read once, and boxing it cost an
+// allocation per branch.
+#[allow(clippy::large_enum_variant)]
 enum Effect {
     Dead,
     /// The enemy's effect was applied; with a branch, the line in which it did not attack.
