@@ -13,6 +13,8 @@ use rayon::prelude::*;
 /// Slots per cluster: the slots a key may occupy, scanned together.
 const CLUSTER: usize = 4;
 const SLOT_BYTES: usize = 16;
+// The table's memory is sized and aligned in these units.
+const _: () = assert!(std::mem::size_of::<Slot>() == SLOT_BYTES);
 
 #[derive(Default)]
 #[repr(C)]
