@@ -387,6 +387,11 @@ fn a_whole_game_replays_exactly_and_its_transcripts_reproduce_every_input() {
     assert_eq!(replay["format"], "ysai-replay/1");
     assert_eq!(replay["players"][0]["command"], "greedy");
     assert_eq!(replay["players"][1]["name"], ysai::play::NAME);
+    // Both give this binary's name; the results name them by what they are.
+    assert_eq!(
+        result["players"],
+        serde_json::json!(["greedy", "random --seed 5"])
+    );
     let packs: Vec<Pack> = replay["packs"]
         .as_array()
         .unwrap()
@@ -1070,4 +1075,106 @@ fn the_default_ai_keeps_to_its_clock_while_another_process_keeps_both_cores_busy
         longest - budget_ms
     );
     assert!(longest < 2_000.0, "{line}");
+}
+
+#[test]
+fn a_self_player_leaves_its_turn_lines_in_the_replay() {
+    let dir = TempDir::new().unwrap();
+    let replays = dir.path().join("replays");
+    run(&[
+        "arena",
+        "--p0",
+        "random --seed 5",
+        "--p1",
+        "self --turn-ms 300",
+        "--games",
+        "1",
+        "--tc",
+        "none",
+        "--replays",
+        replays.to_str().unwrap(),
+    ])
+    .assert_ok();
+    let replay: Value =
+        serde_json::from_str(&fs::read_to_string(replays.join("game-000000.json")).unwrap())
+            .unwrap();
+    let turns = replay["turns"].as_array().unwrap();
+    for turn in turns {
+        let lines = &turn["turn_lines"];
+        // Random writes nothing on stderr; self writes its `-tm` line for every turn.
+        assert!(lines[0].is_null(), "{lines}");
+        let line = lines[1].as_str().unwrap();
+        assert!(
+            line.starts_with(&format!("Turn {} timeleft ", turn["turn"])),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn a_report_links_every_game_to_its_replay_page() {
+    let dir = TempDir::new().unwrap();
+    builtin_match(dir.path(), "20", &[]);
+    let report = dir.path().join("out/match.html");
+    let reported = run(&[
+        "arena",
+        "report",
+        dir.path().join("out/results.jsonl").to_str().unwrap(),
+        "--replays",
+        dir.path().join("replays").to_str().unwrap(),
+        "--html",
+        report.to_str().unwrap(),
+    ]);
+    reported.assert_ok();
+    assert!(
+        reported.stdout.contains("(20 games; 20 replay pages in "),
+        "{}",
+        reported.stdout
+    );
+    let page = fs::read_to_string(&report).unwrap();
+    let links: Vec<&str> = page
+        .split("<a href=\"")
+        .skip(1)
+        .map(|rest| &rest[..rest.find('"').unwrap()])
+        .collect();
+    let expected: Vec<String> = (0..20)
+        .map(|game| format!("match-replays/game-{game:06}.html"))
+        .collect();
+    assert_eq!(links, expected);
+    for link in links {
+        let replay_page = fs::read_to_string(dir.path().join("out").join(link)).unwrap();
+        assert!(replay_page.contains("<title>ysai replay</title>"), "{link}");
+    }
+    // Without replays there is a page all the same, with no links.
+    let bare = dir.path().join("out/bare.html");
+    let reported = run(&[
+        "arena",
+        "report",
+        dir.path().join("out/results.jsonl").to_str().unwrap(),
+        "--html",
+        bare.to_str().unwrap(),
+    ]);
+    reported.assert_ok();
+    assert!(
+        reported.stdout.contains("no replays found"),
+        "{}",
+        reported.stdout
+    );
+    assert!(!fs::read_to_string(&bare).unwrap().contains("<a href"));
+}
+
+#[test]
+fn a_report_of_a_missing_results_file_is_an_error() {
+    let dir = TempDir::new().unwrap();
+    let missing = dir.path().join("none.jsonl");
+    let failed = run(&[
+        "arena",
+        "report",
+        missing.to_str().unwrap(),
+        "--html",
+        dir.path().join("r.html").to_str().unwrap(),
+    ]);
+    assert_eq!(failed.code, Some(1));
+    assert!(failed.stderr.contains("none.jsonl"), "{}", failed.stderr);
+    assert!(!dir.path().join("r.html").exists());
 }

@@ -73,6 +73,23 @@ pub enum ArenaAction {
         #[arg(long, value_name = "SPEC")]
         sprt: Option<Sprt>,
     },
+    /// Write a match's results as one self-contained HTML page: the verdict, Elo and LLR
+    /// game by game, game lengths, first big chains, thinking time, and a replay page per
+    /// game whose replay is found
+    Report {
+        #[arg(value_name = "RESULTS", required = true)]
+        files: Vec<PathBuf>,
+        /// The page to write; each game's replay page goes to OUT's name with `-replays`
+        /// (report.html: report-replays/game-000042.html)
+        #[arg(long, value_name = "OUT")]
+        html: PathBuf,
+        /// Where the replays are (default: `replays/` beside each results file)
+        #[arg(long, value_name = "DIR")]
+        replays: Option<PathBuf>,
+        /// The SPRT whose LLR the page follows: elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]
+        #[arg(long, value_name = "SPEC", default_value = super::report::DEFAULT_SPRT)]
+        sprt: Sprt,
+    },
     /// Show a replay turn by turn, and check that it re-simulates exactly
     Replay {
         #[arg(value_name = "FILE")]

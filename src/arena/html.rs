@@ -39,6 +39,13 @@ struct PageTurn {
     moves: [Option<String>; 2],
     think: [Option<f64>; 2],
     chains: [u32; 2],
+    /// The longest chain each player could have fired this turn: the best of its legal
+    /// actions with this turn's pack, after the ojama row.
+    best: [u32; 2],
+    /// What the player wrote about the turn (a ysai player's `-tm` line).
+    lines: [Option<String>; 2],
+    /// The plan that line names, in words: `13-chain on turn 22 (4 moves left)`.
+    plans: [Option<String>; 2],
     stock: [i64; 2],
     gauge: [i32; 2],
     score: [i64; 2],
@@ -78,18 +85,17 @@ fn page_data(replay: &Replay) -> Result<PageData, String> {
         let pack = pack_of(replay, index).ok_or_else(|| format!("no pack for turn {index}"))?;
         let actions = [recorded_action(record, 0)?, recorded_action(record, 1)?];
         let frames = [0, 1].map(|p| chain_frames(&states[p], pack, actions[p]));
-        play_turn::<Shift>(&mut states, &PreparedPack::new(pack), actions);
+        let prepared = PreparedPack::new(pack);
+        let best = states.each_ref().map(|s| longest_chain(s, &prepared));
+        play_turn::<Shift>(&mut states, &prepared, actions);
         for player in 0..2 {
             check_position(index, player, &states[player], &frames[player], record)?;
         }
-        turns.push(page_turn(record, frames));
+        turns.push(page_turn(record, frames, best));
     }
     let shown_packs = (replay.turns.len() + 1).min(replay.packs.len());
     Ok(PageData {
-        names: replay
-            .players
-            .each_ref()
-            .map(|p| p.name.clone().unwrap_or_else(|| p.command.clone())),
+        names: replay.shown_names(),
         packs: replay.packs[..shown_packs]
             .iter()
             .map(|&[[a, b], [c, d]]| [a, b, c, d].map(cell_char).iter().collect())
@@ -174,7 +180,41 @@ fn check_position(
     Ok(())
 }
 
-fn page_turn(record: &TurnRecord, frames: [Vec<String>; 2]) -> PageTurn {
+/// The longest chain `before` could fire this turn with `pack`, trying every legal action
+/// after the ojama row falls.
+fn longest_chain(before: &PlayerState, pack: &PreparedPack) -> u32 {
+    let mut start = *before;
+    start.drop_pending_ojama();
+    start
+        .legal_actions()
+        .map(|action| {
+            let mut after = start;
+            after.act::<Shift>(pack, action).chains
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The plan a turn line names (`plan 4 moves to 13 (60 ojama)`), in words. The plan's
+/// moves include this turn's, so its chain fires on turn `turn + moves - 1`.
+fn plan_in_words(turn: u32, line: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "plan")?;
+    let [moves, "moves", "to", chain, ..] = words.get(at + 1..)? else {
+        return None;
+    };
+    let moves: u32 = moves.parse().ok()?;
+    let chain: u32 = chain.parse().ok()?;
+    Some(match moves {
+        0 | 1 => format!("{chain}-chain on turn {turn} (this move)"),
+        _ => format!(
+            "{chain}-chain on turn {} ({moves} moves left)",
+            turn + moves - 1
+        ),
+    })
+}
+
+fn page_turn(record: &TurnRecord, frames: [Vec<String>; 2], best: [u32; 2]) -> PageTurn {
     PageTurn {
         moves: record.moves.clone(),
         // A tenth of a millisecond is all the page shows; fewer digits keep it small.
@@ -182,6 +222,12 @@ fn page_turn(record: &TurnRecord, frames: [Vec<String>; 2]) -> PageTurn {
             .think_ms
             .map(|t| t.map(|ms| (ms * 10.0).round() / 10.0)),
         chains: record.chains,
+        best,
+        lines: record.turn_lines.clone(),
+        plans: record
+            .turn_lines
+            .each_ref()
+            .map(|line| plan_in_words(record.turn, line.as_deref()?)),
         stock: record.state.each_ref().map(|s| s.stock),
         gauge: record.state.each_ref().map(|s| s.gauge),
         score: record.state.each_ref().map(|s| s.score),
@@ -249,6 +295,10 @@ mod tests {
                     think_ms: [Some(1.25), None],
                     chains: outcomes.map(|o| o.result.chains),
                     state: states.each_ref().map(StateRecord::of),
+                    turn_lines: [
+                        Some(format!("Turn {turn} plan 3 moves to 5 (9 ojama)")),
+                        None,
+                    ],
                 }
             })
             .collect::<Vec<_>>();
@@ -329,18 +379,101 @@ mod tests {
         assert_eq!(expected.last(), Some(&end));
     }
 
-    #[test]
-    fn the_skill_shows_its_explosion_and_the_fall_before_any_chain() {
-        // Ten 1-chains fill the gauge to 80; a 5 and a 3 land; the skill destroys both.
+    /// Ten 1-chains fill the gauge to 80; a 5 and a 3 land; the skill destroys both.
+    fn skill_game() -> (Vec<[[u8; 2]; 2]>, Vec<Action>) {
         let mut packs = vec![[[0, 0], [1, 9]]; 10];
         packs.push([[0, 0], [5, 3]]);
         let mut moves = vec![Action::Drop { x: 0, rot: 0 }; 11];
         moves.push(Action::Skill);
+        (packs, moves)
+    }
+
+    #[test]
+    fn the_skill_shows_its_explosion_and_the_fall_before_any_chain() {
+        let (packs, moves) = skill_game();
         let data = page_data(&replay_of(&packs, &moves)).unwrap();
         let skill = &data.turns[11];
         assert_eq!(skill.gauge, [0, 0]);
         let expected = ["53........", "", ""].map(String::from);
         assert_eq!(skill.frames, [expected.to_vec(), expected.to_vec()]);
+    }
+
+    /// The longest chain on offer, by the reference simulator: every action tried on the
+    /// position before the turn.
+    fn oracle_longest_chain(before: &PlayerState, pack: Pack) -> u32 {
+        let start = OraclePlayer {
+            field: OracleField::from_top_rows(&before.field.to_rows()),
+            ojama: before.ojama,
+            gauge: before.gauge,
+            score: before.score,
+        };
+        Action::ALL
+            .into_iter()
+            .filter(|&a| before.is_legal(a))
+            .map(|action| {
+                let mut player = start.clone();
+                oracle::drop_ojama_row(&mut player);
+                oracle::apply_action(&mut player, pack, action).chains
+            })
+            .max()
+            .unwrap()
+    }
+
+    /// Checks every turn's longest chain on offer against the reference simulator.
+    fn check_longest_chains(packs: &[[[u8; 2]; 2]], moves: &[Action]) -> Vec<[u32; 2]> {
+        let replay = replay_of(packs, moves);
+        let data = page_data(&replay).unwrap();
+        let mut states = [PlayerState::default(); 2];
+        for (turn, &action) in moves.iter().enumerate() {
+            let pack = pack_of(&replay, turn).unwrap();
+            let expected = states.each_ref().map(|s| oracle_longest_chain(s, pack));
+            assert_eq!(data.turns[turn].best, expected, "turn {turn}");
+            play_turn::<Shift>(&mut states, &PreparedPack::new(pack), [action; 2]);
+        }
+        data.turns.iter().map(|t| t.best).collect()
+    }
+
+    #[test]
+    fn the_longest_chain_on_offer_is_that_of_the_reference_simulator() {
+        let best = check_longest_chains(&CHAIN_PACKS, &CHAIN_MOVES);
+        // The 3-chain the game fires on turn 2 is on offer there; turn 1 has a 2-chain.
+        assert_eq!(best, [[0, 0], [2, 2], [3, 3]]);
+        let (packs, moves) = skill_game();
+        check_longest_chains(&packs, &moves);
+    }
+
+    #[test]
+    fn turn_lines_and_their_plans_reach_the_page() {
+        let data = page_data(&chain_replay()).unwrap();
+        let turn = &data.turns[1];
+        assert_eq!(
+            turn.lines,
+            [Some("Turn 1 plan 3 moves to 5 (9 ojama)".into()), None]
+        );
+        assert_eq!(
+            turn.plans,
+            [Some("5-chain on turn 3 (3 moves left)".into()), None]
+        );
+    }
+
+    #[test]
+    fn plans_are_read_from_turn_lines() {
+        let line = "Turn 8 timeleft 1 elapsed 2 d 4/4 n 5/6 Plan 2 3 plan 9 moves to 14 (79 ojama) threat 1";
+        assert_eq!(
+            plan_in_words(8, line).as_deref(),
+            Some("14-chain on turn 16 (9 moves left)")
+        );
+        assert_eq!(
+            plan_in_words(5, "Turn 5 plan 1 moves to 12 (45 ojama)").as_deref(),
+            Some("12-chain on turn 5 (this move)")
+        );
+        for none in [
+            "Turn 5 Greedy 1 0 plan - threat 0",
+            "Turn 5 d 4/4 Act 3 1",
+            "plan 4 moves",
+        ] {
+            assert_eq!(plan_in_words(5, none), None, "{none}");
+        }
     }
 
     #[test]

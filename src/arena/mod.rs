@@ -14,11 +14,13 @@ pub mod packs;
 pub mod process;
 pub mod referee;
 pub mod replay;
+pub mod report;
 pub mod results;
 pub mod runner;
 pub mod stats;
 
-use std::path::Path;
+use std::fs;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub use args::{ArenaAction, ArenaArgs};
@@ -38,10 +40,19 @@ const BUILT_IN_PLAYERS: &[(&str, &str)] = &[
     ("beam", "--ai beam"),
 ];
 
+/// The built-in player that writes a `-tm` line per turn, which replays keep.
+const THINKING_PLAYER: &str = "self";
+
 /// Runs `ysai arena ...`.
 pub fn main(args: &ArenaArgs) -> ExitCode {
     let result = match &args.action {
         Some(ArenaAction::Stats { files, sprt }) => stats_command(files, sprt.as_ref()),
+        Some(ArenaAction::Report {
+            files,
+            html,
+            replays,
+            sprt,
+        }) => report_command(files, html, replays.as_deref(), sprt),
         Some(ArenaAction::Replay { file, html }) => match html {
             Some(out) => html_command(file, out),
             None => replay_command(file),
@@ -84,13 +95,19 @@ pub fn shell_command(command: &str, tc: TimeControl) -> Result<String, String> {
     let exe = std::env::current_exe()
         .map_err(|e| format!("cannot find this program's path for `{first}`: {e}"))?;
     let turn_limit = match tc.turn_ms {
-        Some(ms) if !names_turn_limit(rest) => format!("--turn-ms {ms}"),
+        Some(ms) if !names_flag(rest, &["--turn-ms", "-turn-ms"]) => format!("--turn-ms {ms}"),
         _ => String::new(),
+    };
+    let turn_lines = if first == THINKING_PLAYER && !names_flag(rest, &["--tm", "-tm"]) {
+        "-tm"
+    } else {
+        ""
     };
     let words = [
         shell_quote(&exe.to_string_lossy()),
         flags.to_string(),
         turn_limit,
+        turn_lines.to_string(),
         rest.trim().to_string(),
     ];
     Ok(words
@@ -100,11 +117,32 @@ pub fn shell_command(command: &str, tc: TimeControl) -> Result<String, String> {
         .join(" "))
 }
 
-/// Whether a built-in player's flags set the per-turn limit themselves.
-fn names_turn_limit(flags: &str) -> bool {
+/// Whether a built-in player's flags give one of `spellings` themselves.
+fn names_flag(flags: &str, spellings: &[&str]) -> bool {
     flags
         .split_whitespace()
-        .any(|w| matches!(w.split('=').next(), Some("--turn-ms" | "-turn-ms")))
+        .filter_map(|w| w.split('=').next())
+        .any(|flag| spellings.contains(&flag))
+}
+
+/// The name a player is shown by: what it is for a built-in player, else the name line it
+/// gave, else its command.
+pub fn shown_name(command: &str, name_line: Option<&str>) -> String {
+    role_name(command)
+        .or_else(|| name_line.map(str::to_string))
+        .unwrap_or_else(|| command.trim().to_string())
+}
+
+/// What a built-in player is, as the user asked for it (`greedy`, `self --ai rush`): the
+/// name results, replays and pages show for it, since every built-in player would give
+/// this binary's own name. `None` for any other command.
+pub fn role_name(command: &str) -> Option<String> {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let first = words.first()?;
+    BUILT_IN_PLAYERS
+        .iter()
+        .any(|(name, _)| name == first)
+        .then(|| words.join(" "))
 }
 
 /// `text` in single quotes for `sh`.
@@ -176,10 +214,102 @@ fn note_reused_pack_files(config: &MatchConfig) {
     }
 }
 
-fn stats_command(
-    files: &[std::path::PathBuf],
-    sprt: Option<&stats::Sprt>,
+fn stats_command(files: &[PathBuf], sprt: Option<&stats::Sprt>) -> Result<ExitCode, String> {
+    let merged = load_merged(files)?;
+    emit(&runner::verdict(&merged.wdl, sprt));
+    emit(&reasons_summary(&merged.games));
+    emit(&players_summary(&merged.games));
+    emit(&big_chains_summary(&merged.games));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `ysai arena report RESULTS... --html OUT`: the page, and a replay page for each game
+/// whose replay is found.
+fn report_command(
+    files: &[PathBuf],
+    out: &Path,
+    replays: Option<&Path>,
+    sprt: &stats::Sprt,
 ) -> Result<ExitCode, String> {
+    let merged = load_merged(files)?;
+    let dirs: Vec<PathBuf> = match replays {
+        Some(dir) => vec![dir.to_path_buf()],
+        None => files
+            .iter()
+            .map(|f| f.parent().unwrap_or(Path::new(".")).join("replays"))
+            .collect(),
+    };
+    let pages_dir = replay_pages_dir(out);
+    let mut games = Vec::with_capacity(merged.games.len());
+    let mut pages = 0;
+    for line in merged.games {
+        let replay_page = write_replay_page(&dirs, &pages_dir, line.game)?;
+        pages += usize::from(replay_page.is_some());
+        games.push(report::ReportGame { line, replay_page });
+    }
+    html::write_page(out, &report::page(&games, sprt))?;
+    let linked = if pages == 0 {
+        format!(
+            "no replays found (looked in {})",
+            dirs.iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    } else {
+        format!("{pages} replay pages in {}", pages_dir.display())
+    };
+    emit(&format!(
+        "wrote {} ({} games; {linked})\n",
+        out.display(),
+        games.len()
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Where a report's replay pages go: beside it, named after it (`m.html`: `m-replays/`).
+fn replay_pages_dir(report: &Path) -> PathBuf {
+    let stem = report
+        .file_stem()
+        .map_or("report".into(), |s| s.to_string_lossy());
+    report.with_file_name(format!("{stem}-replays"))
+}
+
+/// Makes the replay page of game `game` from the first of `dirs` that holds its replay, and
+/// returns its address relative to the report; `None` (with a note if the replay cannot be
+/// shown) when there is no page.
+fn write_replay_page(
+    dirs: &[PathBuf],
+    pages_dir: &Path,
+    game: u64,
+) -> Result<Option<String>, String> {
+    let Some(file) = dirs
+        .iter()
+        .map(|dir| runner::game_file(dir, game, "json"))
+        .find(|f| f.is_file())
+    else {
+        return Ok(None);
+    };
+    let page = match replay::Replay::load(&file).and_then(|r| html::page(&r)) {
+        Ok(page) => page,
+        Err(e) => {
+            eprintln!("note: game {game} has no replay page: {e}");
+            return Ok(None);
+        }
+    };
+    fs::create_dir_all(pages_dir)
+        .map_err(|e| format!("cannot create {}: {e}", pages_dir.display()))?;
+    let name = format!("game-{game:06}.html");
+    html::write_page(&pages_dir.join(&name), &page)?;
+    let dir_name = pages_dir
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    Ok(Some(format!("{dir_name}/{name}")))
+}
+
+/// The games of `files` merged into one match, with a note on stderr for whatever the
+/// merge had to decide.
+fn load_merged(files: &[PathBuf]) -> Result<results::Merged, String> {
     let mut all = Vec::new();
     for file in files {
         let loaded = results::load(file).map_err(|e| e.to_string())?;
@@ -207,11 +337,7 @@ fn stats_command(
             merged.duplicates
         );
     }
-    emit(&runner::verdict(&merged.wdl, sprt));
-    emit(&reasons_summary(&merged.games));
-    emit(&players_summary(&merged.games));
-    emit(&big_chains_summary(&merged.games));
-    Ok(ExitCode::SUCCESS)
+    Ok(merged)
 }
 
 /// How the games ended: counts of each reason per winner.
@@ -344,6 +470,7 @@ mod tests {
             seed: Some(1),
             pack_file: None,
             names: [None, None],
+            players: None,
             winner: Some(0),
             reason: referee::Reason::Dead,
             losers: [None, Some(referee::Reason::Dead)],
@@ -396,11 +523,11 @@ mod tests {
         );
         assert_eq!(
             super::shell_command("self -turn-ms 500", tc).unwrap(),
-            format!("{exe} -turn-ms 500")
+            format!("{exe} -tm -turn-ms 500")
         );
         assert_eq!(
             super::shell_command("self --turn-ms=500", tc).unwrap(),
-            format!("{exe} --turn-ms=500")
+            format!("{exe} -tm --turn-ms=500")
         );
         assert_eq!(
             super::shell_command("./other-ai", tc).unwrap(),
@@ -411,11 +538,14 @@ mod tests {
     #[test]
     fn built_in_players_run_this_binary() {
         let exe = shell_quote(&std::env::current_exe().unwrap().to_string_lossy());
-        assert_eq!(shell_command("self").unwrap(), exe);
+        assert_eq!(shell_command("self").unwrap(), format!("{exe} -tm"));
         assert_eq!(
             shell_command("self -bw 2000").unwrap(),
-            format!("{exe} -bw 2000")
+            format!("{exe} -tm -bw 2000")
         );
+        // Asked for already: not twice.
+        assert_eq!(shell_command("self -tm").unwrap(), format!("{exe} -tm"));
+        assert_eq!(shell_command("self --tm").unwrap(), format!("{exe} --tm"));
         assert_eq!(
             shell_command("greedy").unwrap(),
             format!("{exe} --ai greedy")
@@ -427,6 +557,26 @@ mod tests {
         assert_eq!(shell_command("./my-ai --fast").unwrap(), "./my-ai --fast");
         assert_eq!(shell_command("selfish").unwrap(), "selfish");
         assert!(shell_command("  ").is_err());
+    }
+
+    #[test]
+    fn built_in_players_are_named_by_what_they_are() {
+        assert_eq!(role_name("greedy").as_deref(), Some("greedy"));
+        assert_eq!(
+            role_name("  random   --seed 3 ").as_deref(),
+            Some("random --seed 3")
+        );
+        assert_eq!(
+            role_name("self --ai rush").as_deref(),
+            Some("self --ai rush")
+        );
+        assert_eq!(role_name("./my-ai --fast"), None);
+        assert_eq!(role_name("selfish"), None);
+        assert_eq!(role_name(""), None);
+        let build = Some("ysai-0.1.0-abc1234");
+        assert_eq!(shown_name("self -bw 2000", build), "self -bw 2000");
+        assert_eq!(shown_name("./ai", Some("tanzaku")), "tanzaku");
+        assert_eq!(shown_name(" ./ai -x ", None), "./ai -x");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! stdin cannot stall the game, and the time of an answer is taken when it arrives, not when
 //! the referee gets round to looking (which matters when both players think at once).
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -19,6 +20,9 @@ use std::time::{Duration, Instant};
 const MAX_LINE: u64 = 4096;
 /// Bytes of stderr kept to explain a crash.
 const STDERR_TAIL: usize = 2048;
+/// Turn lines kept per game: more than a game has turns, so that a chatty child cannot grow
+/// the referee without bound.
+const MAX_TURN_LINES: usize = 1000;
 
 /// What the reader thread saw on the child's stdout.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,12 +52,17 @@ pub struct AiProcess {
     reaped: bool,
 }
 
-/// The end of a child's stderr, and whether the child closed it.
+/// The end of a child's stderr, its turn lines, and whether the child closed it.
 #[derive(Default)]
 struct StderrTail {
     bytes: Mutex<Vec<u8>>,
+    turn_lines: Mutex<TurnLines>,
     closed: AtomicBool,
 }
+
+/// What a player said about each turn on stderr: the first line of the form `Turn N ...`
+/// (as ysai's `-tm` writes it), by turn.
+pub type TurnLines = BTreeMap<u32, String>;
 
 impl AiProcess {
     /// Starts `command` with `sh -c`, its stderr copied to `stderr_file` (if any), its last
@@ -93,12 +102,7 @@ impl AiProcess {
 
     /// The last lines the child wrote on stderr (waiting briefly for it to close stderr).
     pub fn stderr_tail(&self) -> String {
-        for _ in 0..20 {
-            if self.stderr.closed.load(Ordering::SeqCst) {
-                break;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
+        self.wait_for_stderr();
         let bytes = self
             .stderr
             .bytes
@@ -106,6 +110,26 @@ impl AiProcess {
             .map(|b| b.clone())
             .unwrap_or_default();
         String::from_utf8_lossy(&bytes).trim().to_string()
+    }
+
+    /// The child's turn lines so far (waiting briefly for it to close stderr).
+    pub fn turn_lines(&self) -> TurnLines {
+        self.wait_for_stderr();
+        self.stderr
+            .turn_lines
+            .lock()
+            .map(|lines| lines.clone())
+            .unwrap_or_default()
+    }
+
+    /// Gives the stderr reader up to 200 ms to see the end of a child that has exited.
+    fn wait_for_stderr(&self) {
+        for _ in 0..20 {
+            if self.stderr.closed.load(Ordering::SeqCst) {
+                break;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
     }
 
     /// Queues `bytes` for the child's stdin; returns at once.
@@ -232,28 +256,73 @@ fn spawn_writer(mut stdin: ChildStdin) -> Sender<Vec<u8>> {
     sender
 }
 
-/// A thread that keeps the end of the child's stderr and copies all of it to `copy`.
+/// A thread that keeps the end of the child's stderr and its turn lines, and copies all of
+/// it to `copy`.
 fn spawn_stderr_reader(mut stderr: ChildStderr, mut copy: Option<File>) -> Arc<StderrTail> {
     let tail = Arc::new(StderrTail::default());
     let kept = Arc::clone(&tail);
     thread::spawn(move || {
         let mut buffer = [0u8; 4096];
+        let mut splitter = LineSplitter::default();
         while let Ok(n) = stderr.read(&mut buffer) {
             if n == 0 {
                 break;
             }
+            let bytes = &buffer[..n];
             if let Some(file) = copy.as_mut() {
-                let _ = file.write_all(&buffer[..n]);
+                let _ = file.write_all(bytes);
             }
-            if let Ok(mut bytes) = kept.bytes.lock() {
-                bytes.extend_from_slice(&buffer[..n]);
-                let excess = bytes.len().saturating_sub(STDERR_TAIL);
-                bytes.drain(..excess);
+            if let Ok(mut tail) = kept.bytes.lock() {
+                tail.extend_from_slice(bytes);
+                let excess = tail.len().saturating_sub(STDERR_TAIL);
+                tail.drain(..excess);
             }
+            splitter.feed(bytes, |line| keep_turn_line(&kept.turn_lines, line));
         }
         kept.closed.store(true, Ordering::SeqCst);
     });
     tail
+}
+
+/// Cuts a byte stream into lines of at most [`MAX_LINE`] bytes (the rest of a longer line
+/// is dropped).
+#[derive(Default)]
+struct LineSplitter {
+    line: Vec<u8>,
+}
+
+impl LineSplitter {
+    fn feed(&mut self, bytes: &[u8], mut each_line: impl FnMut(&str)) {
+        for &byte in bytes {
+            if byte == b'\n' {
+                each_line(&String::from_utf8_lossy(&self.line));
+                self.line.clear();
+            } else if self.line.len() < MAX_LINE as usize {
+                self.line.push(byte);
+            }
+        }
+    }
+}
+
+/// Records `line` if it is the first `Turn N ...` line of its turn.
+fn keep_turn_line(lines: &Mutex<TurnLines>, line: &str) {
+    let Some(turn) = turn_of_line(line) else {
+        return;
+    };
+    if let Ok(mut lines) = lines.lock() {
+        if lines.len() < MAX_TURN_LINES {
+            lines
+                .entry(turn)
+                .or_insert_with(|| line.trim_end().to_string());
+        }
+    }
+}
+
+/// The turn a `Turn N ...` line is about.
+fn turn_of_line(line: &str) -> Option<u32> {
+    let rest = line.strip_prefix("Turn ")?;
+    let number = rest.split(' ').next()?;
+    number.parse().ok()
 }
 
 /// A thread that forwards each stdout line with its arrival time, then `Closed`.
@@ -402,6 +471,36 @@ mod tests {
             Ok(Output::Closed { .. })
         ));
         assert_eq!(ai.stderr_tail(), "first\nbad flag -x");
+    }
+
+    #[test]
+    fn turn_lines_are_kept_by_turn_and_other_lines_are_not() {
+        let script = "printf 'Turn 0 a\\nnoise\\nTurn 1 b\\nTurn 1 again\\nTurn x\\nTurn 2 c' >&2";
+        let mut ai = AiProcess::spawn(script, None).unwrap();
+        let deadline = Some(Instant::now() + Duration::from_secs(10));
+        assert!(matches!(
+            ai.next_output(deadline, &never),
+            Ok(Output::Closed { .. })
+        ));
+        let lines = ai.turn_lines();
+        // A last line without its newline was cut short by the exit: it is not a whole line.
+        let expected = [(0, "Turn 0 a"), (1, "Turn 1 b")].map(|(t, l)| (t, l.to_string()));
+        assert_eq!(lines, TurnLines::from(expected));
+    }
+
+    #[test]
+    fn a_line_split_across_reads_is_one_line() {
+        let mut splitter = LineSplitter::default();
+        let mut lines = Vec::new();
+        for chunk in [&b"Tur"[..], b"n 7 x\nTurn 8", b" y\n"] {
+            splitter.feed(chunk, |line| lines.push(line.to_string()));
+        }
+        assert_eq!(lines, ["Turn 7 x", "Turn 8 y"]);
+        let long = vec![b'x'; 2 * MAX_LINE as usize];
+        lines.clear();
+        splitter.feed(&long, |line| lines.push(line.to_string()));
+        splitter.feed(b"\n", |line| lines.push(line.len().to_string()));
+        assert_eq!(lines, [MAX_LINE.to_string()]);
     }
 
     #[test]

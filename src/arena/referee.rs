@@ -200,6 +200,13 @@ pub struct TurnRecord {
     pub think_ms: [Option<f64>; 2],
     pub chains: [u32; 2],
     pub state: [StateRecord; 2],
+    /// What each player wrote about this turn on stderr (a ysai player's `-tm` line).
+    #[serde(default, skip_serializing_if = "no_turn_lines")]
+    pub turn_lines: [Option<String>; 2],
+}
+
+fn no_turn_lines(lines: &[Option<String>; 2]) -> bool {
+    lines.iter().all(Option::is_none)
 }
 
 /// A protocol problem seen during a game (fatal or not), for `--check`.
@@ -636,6 +643,7 @@ impl<'a> Game<'a> {
             }),
             chains: outcomes.map(|o| o.result.chains),
             state: self.states.each_ref().map(StateRecord::of),
+            turn_lines: [None, None],
         });
         self.decide(losers, turn)
     }
@@ -672,11 +680,16 @@ impl<'a> Game<'a> {
         }
     }
 
-    /// Stops both players (killing their process groups) and returns the record.
+    /// Stops both players (killing their process groups) and returns the record, with what
+    /// they wrote on stderr about each turn.
     fn finish(mut self) -> GameRecord {
         for (player, ai) in self.ais.iter_mut().enumerate() {
             ai.kill();
             self.record.stderr_tails[player] = ai.stderr_tail();
+            let mut lines = ai.turn_lines();
+            for turn in &mut self.record.turns {
+                turn.turn_lines[player] = lines.remove(&turn.turn);
+            }
         }
         self.record.scores = self.states.map(|s| s.score);
         self.record

@@ -8,6 +8,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::referee::{parse_command, GameRecord, GameResult, StateRecord, TurnRecord};
+use super::shown_name;
 use crate::render::{rows_picture, side_by_side};
 use crate::sim::{play_turn, Action, Pack, PlayerState, PreparedPack, Shift, PACKS_PER_GAME};
 
@@ -67,6 +68,13 @@ impl Replay {
         Ok(replay)
     }
 
+    /// The names the two players are shown by.
+    pub fn shown_names(&self) -> [String; 2] {
+        self.players
+            .each_ref()
+            .map(|p| shown_name(&p.command, p.name.as_deref()))
+    }
+
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let text = serde_json::to_string(self).map_err(|e| e.to_string())?;
         fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))
@@ -118,10 +126,7 @@ fn parse_moves(moves: &[Option<String>; 2]) -> Option<[Action; 2]> {
 /// gauge, and both fields side by side as `-m` draws them; then the result.
 pub fn render(replay: &Replay) -> String {
     let mut out = String::new();
-    let names = replay
-        .players
-        .each_ref()
-        .map(|p| p.name.clone().unwrap_or_else(|| p.command.clone()));
+    let names = replay.shown_names();
     let _ = writeln!(out, "p0 {}  vs  p1 {}", names[0], names[1]);
     for turn in &replay.turns {
         render_turn(&mut out, replay, turn);

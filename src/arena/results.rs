@@ -27,6 +27,10 @@ pub struct GameLine {
     pub pack_file: Option<String>,
     /// Name lines of the two players.
     pub names: [Option<String>; 2],
+    /// The names the players are shown by (see [`super::shown_name`]); absent from files
+    /// written before they were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<[String; 2]>,
     pub winner: Option<usize>,
     pub reason: Reason,
     pub losers: [Option<Reason>; 2],
@@ -187,6 +191,7 @@ mod tests {
             seed: Some(game),
             pack_file: None,
             names: [Some("a".into()), Some("b".into())],
+            players: None,
             winner,
             reason: Reason::Dead,
             losers: [None, Some(Reason::Dead)],

@@ -17,6 +17,7 @@ use super::packs::PackSource;
 use super::referee::{self, GameError, GameRecord, GameSetup, Reason, ThinkingOrder, TimeControl};
 use super::replay::Replay;
 use super::results::{self, GameLine, ResultsWriter};
+use super::shown_name;
 use super::stats::{los, Elo, Sprt, SprtVerdict, Wdl};
 
 /// Set by Ctrl-C: every game stops, every AI process is killed.
@@ -320,6 +321,7 @@ fn play_one(
         seed: packs.seed,
         pack_file: packs.file,
         names: record.names.clone(),
+        players: Some([0, 1].map(|p| shown_name(&config.commands[p], record.names[p].as_deref()))),
         winner: record.result.winner,
         reason: record.result.reason,
         losers: record.result.losers,

@@ -1,0 +1,637 @@
+//! `ysai arena report`: a match on one self-contained page. The verdict; how Elo and the
+//! SPRT's log-likelihood ratio moved game by game; how long the games lasted; on which turn
+//! each side fired its first big chain; how long each side thought; and every game, linked
+//! to its replay page where the replay was found. The charts are inline SVG drawn here, so
+//! the page needs no script and no network.
+
+use std::fmt::Write as _;
+
+use super::referee::BIG_CHAIN;
+use super::results::GameLine;
+use super::runner::verdict;
+use super::stats::{Elo, Sprt, Wdl};
+
+/// The SPRT a report runs when none is given.
+pub const DEFAULT_SPRT: &str = "elo0=0,elo1=20";
+
+/// One colour per player, as in the replay page.
+const PLAYER_COLOURS: [&str; 2] = ["#6cb4ff", "#ff9a6c"];
+const CHART_W: f64 = 520.0;
+const CHART_H: f64 = 170.0;
+const PAD_LEFT: f64 = 48.0;
+const PAD_RIGHT: f64 = 12.0;
+const PAD_TOP: f64 = 12.0;
+const PAD_BOTTOM: f64 = 26.0;
+/// Elo is drawn within this range: a few games won in a row give estimates (and bounds) of
+/// several hundred or infinite Elo that would flatten the rest of the curve.
+const ELO_SHOWN: f64 = 400.0;
+
+/// A game as the report lists it: its results line, and the replay page it links to.
+pub struct ReportGame {
+    pub line: GameLine,
+    /// The page's address relative to the report.
+    pub replay_page: Option<String>,
+}
+
+/// The report page of `games` (in any order; shown in game order).
+pub fn page(games: &[ReportGame], sprt: &Sprt) -> String {
+    let mut games: Vec<&ReportGame> = games.iter().collect();
+    games.sort_by_key(|g| g.line.game);
+    let lines: Vec<&GameLine> = games.iter().map(|g| &g.line).collect();
+    let names = player_names(&lines);
+    let mut body = String::new();
+    let _ = write!(
+        body,
+        "<h1><span class=\"p0\">p0 {}</span> vs <span class=\"p1\">p1 {}</span></h1>",
+        escape(&names[0]),
+        escape(&names[1])
+    );
+    body.push_str(&match_ids(&lines));
+    body.push_str(&verdict_block(&lines, sprt));
+    body.push_str("<div class=\"charts\">");
+    body.push_str(&elo_chart(&lines));
+    body.push_str(&llr_chart(&lines, sprt));
+    body.push_str(&length_chart(&lines));
+    body.push_str(&first_big_chain_chart(&lines));
+    body.push_str(&think_chart(&lines));
+    body.push_str("</div>");
+    body.push_str(&games_table(&games));
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>{} vs {} - ysai match report</title>\n<style>{STYLE}</style>\n</head>\n\
+         <body>\n{body}\n</body>\n</html>\n",
+        escape(&names[0]),
+        escape(&names[1])
+    )
+}
+
+const STYLE: &str = "
+body { margin: 0; padding: 12px 16px; background: #1d1f24; color: #e8e8e8;
+       font: 14px/1.4 system-ui, sans-serif; }
+h1 { font-size: 18px; margin: 0 0 6px; font-weight: 600; }
+h2 { font-size: 14px; margin: 0 0 4px; font-weight: 600; }
+.p0 { color: #6cb4ff; } .p1 { color: #ff9a6c; }
+.matches { color: #999; font-size: 12px; margin-bottom: 8px; }
+#verdict { font-size: 17px; font-weight: 600; color: #ffd75e; margin: 6px 0; }
+pre { background: #272a31; border-radius: 6px; padding: 8px 10px; margin: 0 0 10px;
+      white-space: pre-wrap; }
+.charts { display: flex; flex-wrap: wrap; gap: 12px; }
+.chart { background: #272a31; border-radius: 6px; padding: 8px; }
+.chart svg text { fill: #aaa; font: 10px sans-serif; }
+.legend { font-size: 12px; color: #bbb; }
+table { border-collapse: collapse; margin-top: 12px; font-variant-numeric: tabular-nums; }
+th, td { padding: 2px 10px; text-align: right; border-bottom: 1px solid #333; }
+th { color: #bbb; font-weight: 600; }
+td.left, th.left { text-align: left; }
+a { color: #8fc8ff; }
+";
+
+/// The names the games give the players (the first game that records them).
+fn player_names(games: &[&GameLine]) -> [String; 2] {
+    let recorded = games.iter().find_map(|g| {
+        g.players.clone().or_else(|| {
+            let [Some(a), Some(b)] = &g.names else {
+                return None;
+            };
+            Some([a.clone(), b.clone()])
+        })
+    });
+    recorded.unwrap_or_else(|| ["p0".to_string(), "p1".to_string()])
+}
+
+fn match_ids(games: &[&GameLine]) -> String {
+    let mut ids: Vec<&str> = games.iter().map(|g| g.match_id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let items: Vec<String> = ids.iter().map(|id| escape(id)).collect();
+    format!("<div class=\"matches\">{}</div>", items.join("<br>"))
+}
+
+/// The headline (score, Elo and its interval, the SPRT's state) and the verdict as
+/// `ysai arena stats` prints it.
+fn verdict_block(games: &[&GameLine], sprt: &Sprt) -> String {
+    let wdl = wdl_of(games);
+    let headline = match Elo::from_wdl(&wdl) {
+        None => "no games".to_string(),
+        Some(elo) => {
+            let llr = sprt.llr(&wdl);
+            format!(
+                "p0 scored {:.1}% in {} games: Elo {} (95%: {} .. {}); SPRT LLR {:.2} in ({:.2}, {:.2}): {}",
+                100.0 * wdl.score(),
+                wdl.games(),
+                signed(elo.elo),
+                signed(elo.low),
+                signed(elo.high),
+                llr,
+                sprt.lower_bound(),
+                sprt.upper_bound(),
+                sprt.verdict(llr)
+            )
+        }
+    };
+    format!(
+        "<div id=\"verdict\">{}</div><pre id=\"stats\">{}</pre>",
+        escape(&headline),
+        escape(&verdict(&wdl, Some(sprt)))
+    )
+}
+
+fn wdl_of(games: &[&GameLine]) -> Wdl {
+    let mut wdl = Wdl::default();
+    for game in games {
+        wdl.add(game.p0_won());
+    }
+    wdl
+}
+
+/// `+12.3`, `-4.0`, `+inf`.
+fn signed(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value:+.1}")
+    } else if value > 0.0 {
+        "+inf".to_string()
+    } else {
+        "-inf".to_string()
+    }
+}
+
+/// The match so far after each game: its results in game order, accumulated.
+fn running_wdl(games: &[&GameLine]) -> Vec<Wdl> {
+    let mut wdl = Wdl::default();
+    games
+        .iter()
+        .map(|game| {
+            wdl.add(game.p0_won());
+            wdl
+        })
+        .collect()
+}
+
+fn elo_chart(games: &[&GameLine]) -> String {
+    let shown = |v: f64| v.clamp(-ELO_SHOWN, ELO_SHOWN);
+    let mut estimate = Vec::new();
+    let mut low = Vec::new();
+    let mut high = Vec::new();
+    for (k, wdl) in running_wdl(games).iter().enumerate() {
+        let Some(elo) = Elo::from_wdl(wdl) else {
+            continue;
+        };
+        let x = (k + 1) as f64;
+        estimate.push((x, shown(elo.elo)));
+        low.push((x, shown(elo.low)));
+        high.push((x, shown(elo.high)));
+    }
+    let y_range = value_range(estimate.iter().chain(&low).chain(&high).map(|p| p.1), 0.0);
+    let frame = Frame::new(games.len().max(1) as f64, y_range);
+    let mut svg = frame.open("games");
+    svg.push_str(&frame.band(&low, &high, "#6cb4ff33"));
+    svg.push_str(&frame.level(0.0, "#777", ""));
+    svg.push_str(&frame.polyline(&estimate, PLAYER_COLOURS[0]));
+    svg.push_str("</svg>");
+    chart(
+        "elo",
+        "Elo of p0 after each game, with its 95% interval",
+        &svg,
+        &format!("drawn within ±{ELO_SHOWN}"),
+    )
+}
+
+fn llr_chart(games: &[&GameLine], sprt: &Sprt) -> String {
+    let points: Vec<(f64, f64)> = running_wdl(games)
+        .iter()
+        .enumerate()
+        .map(|(k, wdl)| ((k + 1) as f64, sprt.llr(wdl)))
+        .collect();
+    let bounds = [sprt.lower_bound(), sprt.upper_bound()];
+    let y_range = value_range(points.iter().map(|p| p.1).chain(bounds), 0.0);
+    let frame = Frame::new(games.len().max(1) as f64, y_range);
+    let mut svg = frame.open("games");
+    svg.push_str(&frame.level(bounds[0], "#d66", "H0"));
+    svg.push_str(&frame.level(bounds[1], "#6c6", "H1"));
+    svg.push_str(&frame.polyline(&points, PLAYER_COLOURS[0]));
+    svg.push_str("</svg>");
+    let legend = format!(
+        "elo0={} elo1={} alpha={} beta={}",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+    );
+    chart(
+        "llr",
+        "SPRT log-likelihood ratio after each game",
+        &svg,
+        &legend,
+    )
+}
+
+fn length_chart(games: &[&GameLine]) -> String {
+    let turns: Vec<f64> = games.iter().map(|g| f64::from(g.turn)).collect();
+    let svg = histogram(&[(PLAYER_COLOURS[0], turns.clone())], 10.0, "turns");
+    let mean = turns.iter().sum::<f64>() / turns.len().max(1) as f64;
+    chart(
+        "lengths",
+        "Game length",
+        &svg,
+        &format!("games in bins of 10 turns; mean {mean:.1} turns"),
+    )
+}
+
+fn first_big_chain_chart(games: &[&GameLine]) -> String {
+    let turns = [0, 1].map(|p| -> Vec<f64> {
+        games
+            .iter()
+            .filter_map(|g| g.first_big_chains.and_then(|c| c[p]))
+            .map(|c| f64::from(c.turn))
+            .collect()
+    });
+    let recorded = games
+        .iter()
+        .filter(|g| g.first_big_chains.is_some())
+        .count();
+    let svg = histogram(
+        &[
+            (PLAYER_COLOURS[0], turns[0].clone()),
+            (PLAYER_COLOURS[1], turns[1].clone()),
+        ],
+        2.0,
+        "turn",
+    );
+    let legend: Vec<String> = (0..2)
+        .map(|p| {
+            let count = turns[p].len();
+            let mean = match count {
+                0 => String::new(),
+                n => format!(
+                    ", turn {:.1} on average",
+                    turns[p].iter().sum::<f64>() / n as f64
+                ),
+            };
+            format!("<span class=\"p{p}\">p{p}: in {count} of {recorded} games{mean}</span>")
+        })
+        .collect();
+    chart(
+        "first-big-chains",
+        &format!("Turn of each side's first chain of {BIG_CHAIN}+"),
+        &svg,
+        &legend.join(" · "),
+    )
+}
+
+fn think_chart(games: &[&GameLine]) -> String {
+    let seconds = [0, 1].map(|p| -> Vec<(f64, f64)> {
+        games
+            .iter()
+            .enumerate()
+            .map(|(k, g)| ((k + 1) as f64, g.think_ms[p] / 1000.0))
+            .collect()
+    });
+    let y_range = value_range(seconds.iter().flatten().map(|p| p.1), 0.0);
+    let frame = Frame::new(games.len().max(1) as f64, y_range);
+    let mut svg = frame.open("games");
+    for p in 0..2 {
+        svg.push_str(&frame.dots(&seconds[p], PLAYER_COLOURS[p]));
+    }
+    svg.push_str("</svg>");
+    let legend: Vec<String> = (0..2)
+        .map(|p| {
+            let mean = seconds[p].iter().map(|s| s.1).sum::<f64>() / games.len().max(1) as f64;
+            format!("<span class=\"p{p}\">p{p}: {mean:.1} s per game</span>")
+        })
+        .collect();
+    chart(
+        "think",
+        "Thinking time per game (s)",
+        &svg,
+        &legend.join(" · "),
+    )
+}
+
+/// One chart's box: title, picture, legend.
+fn chart(id: &str, title: &str, svg: &str, legend: &str) -> String {
+    format!(
+        "<div class=\"chart\" id=\"chart-{id}\"><h2>{}</h2>{svg}<div class=\"legend\">{legend}</div></div>",
+        escape(title)
+    )
+}
+
+/// The range a chart shows: every value and `anchor`, with a little room above and below.
+fn value_range(values: impl Iterator<Item = f64>, anchor: f64) -> (f64, f64) {
+    let (low, high) = values
+        .filter(|v| v.is_finite())
+        .fold((anchor, anchor), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let room = ((high - low) * 0.05).max(0.5);
+    (low - room, high + room)
+}
+
+/// Counts of `series` values in bins of `width`, drawn side by side per bin.
+fn histogram(series: &[(&str, Vec<f64>)], width: f64, x_label: &str) -> String {
+    let top = series
+        .iter()
+        .flat_map(|s| &s.1)
+        .fold(0.0f64, |a, &b| a.max(b));
+    let bins = (top / width).floor() as usize + 1;
+    let counts: Vec<Vec<usize>> = series
+        .iter()
+        .map(|(_, values)| {
+            let mut counts = vec![0; bins];
+            for &v in values {
+                counts[((v / width).floor() as usize).min(bins - 1)] += 1;
+            }
+            counts
+        })
+        .collect();
+    let highest = counts.iter().flatten().copied().max().unwrap_or(0).max(1);
+    let frame = Frame::new(bins as f64 * width, (0.0, highest as f64));
+    let mut svg = frame.open(x_label);
+    let bar = (frame.x(width) - frame.x(0.0)) / series.len() as f64;
+    for (s, (colour, _)) in series.iter().enumerate() {
+        for (bin, &count) in counts[s].iter().enumerate() {
+            if count == 0 {
+                continue;
+            }
+            let x = frame.x(bin as f64 * width) + bar * s as f64;
+            let y = frame.y(count as f64);
+            let _ = write!(
+                svg,
+                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"{colour}\"><title>{}-{}: {count}</title></rect>",
+                (bar - 1.0).max(1.0),
+                frame.y(0.0) - y,
+                bin as f64 * width,
+                (bin + 1) as f64 * width,
+            );
+        }
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// A chart's coordinates: x from 0 to `x_max`, y over `y_range`, mapped into the picture.
+struct Frame {
+    x_max: f64,
+    y_low: f64,
+    y_high: f64,
+}
+
+impl Frame {
+    fn new(x_max: f64, (y_low, y_high): (f64, f64)) -> Self {
+        Frame {
+            x_max,
+            y_low,
+            y_high,
+        }
+    }
+
+    fn x(&self, value: f64) -> f64 {
+        PAD_LEFT + value / self.x_max * (CHART_W - PAD_LEFT - PAD_RIGHT)
+    }
+
+    fn y(&self, value: f64) -> f64 {
+        let share = (value - self.y_low) / (self.y_high - self.y_low);
+        CHART_H - PAD_BOTTOM - share * (CHART_H - PAD_TOP - PAD_BOTTOM)
+    }
+
+    /// The `<svg>` tag, the plot's box and its axis labels.
+    fn open(&self, x_label: &str) -> String {
+        let (left, right) = (self.x(0.0), self.x(self.x_max));
+        let (top, bottom) = (self.y(self.y_high), self.y(self.y_low));
+        format!(
+            "<svg width=\"{CHART_W}\" height=\"{CHART_H}\" viewBox=\"0 0 {CHART_W} {CHART_H}\">\
+             <rect x=\"{left:.1}\" y=\"{top:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#444\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\
+             <text x=\"{left:.1}\" y=\"{:.1}\">0</text>\
+             <text x=\"{right:.1}\" y=\"{:.1}\" text-anchor=\"end\">{} {}</text>",
+            right - left,
+            bottom - top,
+            left - 4.0,
+            top + 8.0,
+            axis_number(self.y_high),
+            left - 4.0,
+            bottom,
+            axis_number(self.y_low),
+            bottom + 14.0,
+            bottom + 14.0,
+            axis_number(self.x_max),
+            escape(x_label),
+        )
+    }
+
+    fn polyline(&self, points: &[(f64, f64)], colour: &str) -> String {
+        format!(
+            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"1.5\" points=\"{}\"/>",
+            self.points(points.iter())
+        )
+    }
+
+    /// The area between `low` and `high` (the same x values).
+    fn band(&self, low: &[(f64, f64)], high: &[(f64, f64)], colour: &str) -> String {
+        format!(
+            "<polygon fill=\"{colour}\" stroke=\"none\" points=\"{}\"/>",
+            self.points(high.iter().chain(low.iter().rev()))
+        )
+    }
+
+    fn dots(&self, points: &[(f64, f64)], colour: &str) -> String {
+        points
+            .iter()
+            .map(|&(x, y)| {
+                format!(
+                    "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2\" fill=\"{colour}\"/>",
+                    self.x(x),
+                    self.y(y)
+                )
+            })
+            .collect()
+    }
+
+    /// A dashed horizontal line at `value`, labelled at its right end.
+    fn level(&self, value: f64, colour: &str, label: &str) -> String {
+        let y = self.y(value);
+        format!(
+            "<line x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"{colour}\" stroke-dasharray=\"4 3\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{label}</text>",
+            self.x(0.0),
+            self.x(self.x_max),
+            self.x(self.x_max) - 2.0,
+            y - 2.0
+        )
+    }
+
+    fn points<'a>(&self, points: impl Iterator<Item = &'a (f64, f64)>) -> String {
+        let pairs: Vec<String> = points
+            .map(|&(x, y)| format!("{:.1},{:.1}", self.x(x), self.y(y)))
+            .collect();
+        pairs.join(" ")
+    }
+}
+
+/// An axis label: whole numbers without decimals.
+fn axis_number(value: f64) -> String {
+    if (value - value.round()).abs() < 1e-9 {
+        format!("{value:.0}")
+    } else {
+        format!("{value:.1}")
+    }
+}
+
+fn games_table(games: &[&ReportGame]) -> String {
+    let mut rows = String::new();
+    for game in games {
+        let line = &game.line;
+        let result = match line.winner {
+            Some(w) => format!("<span class=\"p{w}\">p{w} wins</span>"),
+            None => "draw".to_string(),
+        };
+        let first = |p: usize| match line.first_big_chains.and_then(|c| c[p]) {
+            Some(c) => format!("{} on {}", c.chains, c.turn),
+            None => "-".to_string(),
+        };
+        let link = game.replay_page.as_ref().map_or(String::new(), |page| {
+            format!("<a href=\"{}\">replay</a>", escape(page))
+        });
+        let _ = write!(
+            rows,
+            "<tr><td>{}</td><td class=\"left\">{result}</td><td class=\"left\">{}</td><td>{}</td>\
+             <td>{} - {}</td><td>{} - {}</td><td>{} - {}</td><td>{:.1} - {:.1}</td><td class=\"left\">{link}</td></tr>",
+            line.game,
+            line.reason.name(),
+            line.turn,
+            line.scores[0],
+            line.scores[1],
+            line.max_chains[0],
+            line.max_chains[1],
+            first(0),
+            first(1),
+            line.think_ms[0] / 1000.0,
+            line.think_ms[1] / 1000.0,
+        );
+    }
+    format!(
+        "<table id=\"games\"><thead><tr><th>game</th><th class=\"left\">result</th><th class=\"left\">how</th>\
+         <th>turn</th><th>score</th><th>longest chain</th><th>first {BIG_CHAIN}+ (chain on turn)</th>\
+         <th>thinking (s)</th><th></th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+}
+
+/// `text` safe inside HTML text and attribute values.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::referee::{BigChain, Reason};
+
+    fn game(index: u64, winner: Option<usize>, turn: u32) -> ReportGame {
+        ReportGame {
+            line: GameLine {
+                match_id: "p0=greedy | p1=<b>".into(),
+                game: index,
+                seed: Some(index),
+                pack_file: None,
+                names: [Some("ysai".into()), Some("ysai".into())],
+                players: Some(["greedy".into(), "x<script>&".into()]),
+                winner,
+                reason: Reason::Dead,
+                losers: [None, None],
+                turn,
+                scores: [100, 90],
+                max_chains: [12, 3],
+                first_big_chains: Some([Some(BigChain { turn: 15, chains: 12 }), None]),
+                think_ms: [2500.0, 10.0],
+                max_think_ms: [300.0, 1.0],
+            },
+            replay_page: (index % 2 == 0).then(|| format!("m-replays/game-{index:06}.html")),
+        }
+    }
+
+    fn sprt() -> Sprt {
+        DEFAULT_SPRT.parse().unwrap()
+    }
+
+    #[test]
+    fn the_page_is_self_contained_and_escapes_what_players_wrote() {
+        let games = [game(1, Some(0), 40), game(0, Some(1), 60)];
+        let page = page(&games, &sprt());
+        for external in ["http://", "https://", "src=", "url(", "@import", "<script"] {
+            assert!(!page.contains(external), "the page refers to `{external}`");
+        }
+        assert!(page.contains("p1 x&lt;script&gt;&amp;</span>"));
+        assert!(page.contains("p0=greedy | p1=&lt;b&gt;"));
+    }
+
+    #[test]
+    fn every_game_has_a_row_in_game_order_and_a_link_where_it_has_a_page() {
+        let games: Vec<ReportGame> = [3, 0, 2, 1].map(|i| game(i, Some(0), 50)).into();
+        let page = page(&games, &sprt());
+        let rows: Vec<&str> = page.split("<tr><td>").skip(1).collect();
+        let numbers: Vec<&str> = rows.iter().map(|r| &r[..r.find('<').unwrap()]).collect();
+        assert_eq!(numbers, ["0", "1", "2", "3"]);
+        assert_eq!(
+            rows.iter().map(|r| r.contains("<a href=")).collect::<Vec<_>>(),
+            [true, false, true, false]
+        );
+        assert!(rows[2].contains("<a href=\"m-replays/game-000002.html\">replay</a>"));
+        assert!(rows[0].contains("<td>12 on 15 - -</td>"), "{}", rows[0]);
+    }
+
+    #[test]
+    fn the_verdict_is_that_of_all_the_games() {
+        let games = [
+            game(0, Some(0), 40),
+            game(1, Some(0), 40),
+            game(2, None, 40),
+            game(3, Some(1), 40),
+        ];
+        let page = page(&games, &sprt());
+        let wdl = Wdl {
+            wins: 2,
+            draws: 1,
+            losses: 1,
+        };
+        let llr = sprt().llr(&wdl);
+        assert!(page.contains("p0 scored 62.5% in 4 games"));
+        assert!(page.contains(&format!("SPRT LLR {llr:.2} in (-2.94, 2.94): continue")));
+        assert!(page.contains(&escape(&verdict(&wdl, Some(&sprt())))));
+    }
+
+    #[test]
+    fn the_running_match_ends_where_the_whole_match_stands() {
+        let lines: Vec<GameLine> = [Some(0), None, Some(1), Some(0), Some(0)]
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| game(i as u64, w, 40).line)
+            .collect();
+        let refs: Vec<&GameLine> = lines.iter().collect();
+        let running = running_wdl(&refs);
+        assert_eq!(running.len(), 5);
+        assert_eq!(running[1].games(), 2);
+        assert_eq!(running[4], wdl_of(&refs));
+    }
+
+    #[test]
+    fn histograms_count_each_value_once_in_its_bin() {
+        let svg = histogram(&[("red", vec![0.0, 9.0, 10.0, 35.0, 39.9])], 10.0, "turns");
+        assert_eq!(svg.matches("</title></rect>").count(), 3, "{svg}");
+        for bin in ["0-10: 2", "10-20: 1", "30-40: 2"] {
+            assert!(svg.contains(&format!("<title>{bin}</title>")), "{bin} in {svg}");
+        }
+    }
+
+    #[test]
+    fn a_page_without_games_says_so() {
+        let page = page(&[], &sprt());
+        assert!(page.contains("<div id=\"verdict\">no games</div>"));
+        assert!(!page.contains("NaN"));
+    }
+}
