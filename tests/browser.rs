@@ -1,18 +1,25 @@
-//! The replay viewer in a real browser: a short game between the built-in players, its page
-//! (`ysai arena replay FILE --html OUT`) opened in headless Chromium, and what the page
-//! draws checked against the replay: the turn counter, the blocks on each field, the result.
-//! A screenshot is kept as `target/test-artifacts/replay.png`.
+//! The pages in a real browser. The replay viewer: a short game between the built-in
+//! players, its page (`ysai arena replay FILE --html OUT`) opened in headless Chromium, and
+//! what the page draws checked against the replay: the turn counter, the blocks on each
+//! field, the result; then a game of this AI against greedy, whose charts are clicked and
+//! dragged on as a user would, and whose `-tm` lines show beside the field. The match
+//! report (`ysai arena report`) of a 20-game match, its games linked to their pages.
+//! Screenshots are kept under `target/test-artifacts/`.
 //!
 //! Needs `/usr/bin/chromium` (`apt-get install -y chromium`); where it is missing the test
 //! fails, unless `YSAI_SKIP_BROWSER=1` says to skip it.
 
 use std::fs::{self, File};
+use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use tempfile::TempDir;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -63,13 +70,369 @@ fn the_replay_page_draws_the_recorded_game() {
 
     let screenshot = artifacts_dir().join("replay.png");
     take_screenshot(dir.path(), &page, last, &screenshot);
-    let png = fs::read(&screenshot).unwrap();
+    assert_png(&screenshot);
+}
+
+#[test]
+fn the_charts_move_the_replay_to_the_turn_clicked_and_the_ai_shows_its_thoughts() {
+    if !browser_available() {
+        return;
+    }
+    let dir = TempDir::new().unwrap();
+    let replays = dir.path().join("replays");
+    ysai(&[
+        "arena",
+        "--p0",
+        "self --turn-ms 500",
+        "--p1",
+        "greedy",
+        "--games",
+        "1",
+        "--tc",
+        "none",
+        "--replays",
+        replays.to_str().unwrap(),
+    ]);
+    let replay_file = replays.join("game-000000.json");
+    let page = dir.path().join("replay.html");
+    ysai(&[
+        "arena",
+        "replay",
+        replay_file.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    let replay: Value = serde_json::from_str(&fs::read_to_string(&replay_file).unwrap()).unwrap();
+    let last = replay["turns"].as_array().unwrap().len() - 1;
+    assert!(
+        last >= 8,
+        "the game is too short to click through: {last} turns"
+    );
+
+    let mut browser = DevTools::open(dir.path(), &format!("file://{}", page.display()));
+    assert_eq!(browser.text("#turn"), format!("0 / {last}"));
+    let score = browser.chart("chart-score");
+    for turn in [last * 3 / 4, 1, last] {
+        browser.click(score.at(turn, last));
+        assert_eq!(
+            browser.text("#turn"),
+            format!("{turn} / {last}"),
+            "clicked on turn {turn}"
+        );
+    }
+    let chains = browser.chart("chart-chains");
+    browser.drag(chains.at(2, last), chains.at(last / 2, last));
+    assert_eq!(
+        browser.text("#turn"),
+        format!("{} / {last}", last / 2),
+        "dragged"
+    );
+
+    // What the AI said about the turn shown, beside its field; greedy says nothing.
+    let turn = last / 2;
+    assert_eq!(
+        browser.text("#player0 .thinking .line"),
+        turn_line(&replay, turn)
+    );
+    assert_eq!(browser.text("#player1 .thinking .line"), "");
+
+    // A turn on which it follows a plan: the plan in words.
+    let planned = (0..=last)
+        .find(|&t| turn_line(&replay, t).contains(" moves to "))
+        .expect("the AI plans a chain at some point of the game");
+    browser.click(score.at(planned, last));
+    assert_eq!(browser.text("#turn"), format!("{planned} / {last}"));
+    let plan = browser.text("#player0 .thinking .plan");
+    assert!(
+        plan.starts_with("plan: ") && plan.contains("-chain on turn "),
+        "{plan}"
+    );
+    browser.close();
+
+    let screenshot = artifacts_dir().join("replay-self-greedy.png");
+    take_screenshot(dir.path(), &page, planned, &screenshot);
+    assert_png(&screenshot);
+}
+
+#[test]
+fn the_match_report_shows_the_match_and_links_every_game() {
+    if !browser_available() {
+        return;
+    }
+    let dir = TempDir::new().unwrap();
+    let results = dir.path().join("results.jsonl");
+    ysai(&[
+        "arena",
+        "--p0",
+        "greedy",
+        "--p1",
+        "random --seed 3",
+        "--games",
+        "20",
+        "--tc",
+        "none",
+        "--results",
+        results.to_str().unwrap(),
+        "--replays",
+        dir.path().join("replays").to_str().unwrap(),
+    ]);
+    let report = dir.path().join("match.html");
+    ysai(&[
+        "arena",
+        "report",
+        results.to_str().unwrap(),
+        "--html",
+        report.to_str().unwrap(),
+    ]);
+    let dom = dump_dom(dir.path(), &report, 0);
+    assert!(element_text(&dom, "verdict").starts_with("p0 scored "));
+    for chart in ["elo", "llr", "lengths", "first-big-chains", "think"] {
+        let at = dom
+            .find(&format!("id=\"chart-{chart}\""))
+            .unwrap_or_else(|| panic!("no chart {chart}"));
+        assert!(dom[at..].contains("<svg"), "chart {chart} has no picture");
+    }
+    assert_eq!(dom.matches("replay</a>").count(), 20);
+
+    let screenshot = artifacts_dir().join("match-report.png");
+    take_screenshot(dir.path(), &report, 0, &screenshot);
+    assert_png(&screenshot);
+}
+
+/// The `-tm` line p0 wrote for `turn`, checked to be that turn's.
+fn turn_line(replay: &Value, turn: usize) -> String {
+    let line = replay["turns"][turn]["turn_lines"][0].as_str().unwrap();
+    assert!(line.starts_with(&format!("Turn {turn} ")), "{line}");
+    line.to_string()
+}
+
+fn assert_png(path: &Path) {
+    let png = fs::read(path).unwrap();
     assert!(
         png.starts_with(b"\x89PNG"),
         "{} is not a PNG",
-        screenshot.display()
+        path.display()
     );
-    eprintln!("screenshot: {}", screenshot.display());
+    eprintln!("screenshot: {}", path.display());
+}
+
+/// Headless Chromium driven over the DevTools protocol on a pipe
+/// (`--remote-debugging-pipe`: commands on its fd 3, answers on its fd 4, each message ended
+/// by a NUL byte), attached to one page: input reaches the page as a user's would.
+struct DevTools {
+    child: Child,
+    commands: File,
+    answers: Receiver<Value>,
+    session: String,
+    next_id: u64,
+}
+
+/// Where a chart's canvas is on the screen, and where on it turn 0 and the last turn are.
+struct ChartSpot {
+    left: f64,
+    middle: f64,
+    x0: f64,
+    x1: f64,
+}
+
+impl ChartSpot {
+    /// The point of the chart that stands for `turn`.
+    fn at(&self, turn: usize, last: usize) -> (f64, f64) {
+        let share = turn as f64 / last as f64;
+        (
+            self.left + self.x0 + share * (self.x1 - self.x0),
+            self.middle,
+        )
+    }
+}
+
+impl DevTools {
+    fn open(dir: &Path, url: &str) -> Self {
+        let (their_commands, commands) = pipe();
+        let (answers, their_answers) = pipe();
+        let mut command = chromium_command(dir);
+        command.args([
+            "--remote-debugging-pipe",
+            "--window-size=1200,1300",
+            "about:blank",
+        ]);
+        let fds = (their_commands.as_raw_fd(), their_answers.as_raw_fd());
+        // SAFETY: between fork and exec the closure calls only fcntl and dup2, which are
+        // async-signal-safe, and touches no memory of the parent.
+        unsafe {
+            command.pre_exec(move || {
+                // Copies above 9 first, so that neither pipe end is overwritten by the other's
+                // dup2 when it already is fd 3 or 4; dup2 clears close-on-exec on 3 and 4.
+                let read = libc::fcntl(fds.0, libc::F_DUPFD, 10);
+                let write = libc::fcntl(fds.1, libc::F_DUPFD, 10);
+                if read < 0 || write < 0 || libc::dup2(read, 3) < 0 || libc::dup2(write, 4) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = command
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("chromium starts");
+        drop((their_commands, their_answers));
+        let mut browser = DevTools {
+            child,
+            commands: File::from(commands),
+            answers: spawn_answer_reader(File::from(answers)),
+            session: String::new(),
+            next_id: 0,
+        };
+        let target = browser.call("Target.createTarget", json!({ "url": url }));
+        let target_id = target["targetId"].clone();
+        let attached = browser.call(
+            "Target.attachToTarget",
+            json!({ "targetId": target_id, "flatten": true }),
+        );
+        browser.session = attached["sessionId"].as_str().unwrap().to_string();
+        browser.wait_for("typeof window.ysaiViewer === 'object'");
+        browser
+    }
+
+    /// Sends a command (to the page once attached) and waits for its answer.
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut message = json!({ "id": id, "method": method, "params": params });
+        if !self.session.is_empty() {
+            message["sessionId"] = json!(self.session);
+        }
+        let mut bytes = serde_json::to_vec(&message).unwrap();
+        bytes.push(0);
+        self.commands
+            .write_all(&bytes)
+            .expect("chromium reads its commands");
+        let deadline = Instant::now() + BROWSER_TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let answer = self
+                .answers
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no answer to {method} within {BROWSER_TIMEOUT:?}"));
+            if answer["id"] == id {
+                assert!(answer["error"].is_null(), "{method} failed: {answer}");
+                return answer["result"].clone();
+            }
+        }
+    }
+
+    /// The value of a JavaScript expression in the page.
+    fn evaluate(&mut self, expression: &str) -> Value {
+        let result = self.call(
+            "Runtime.evaluate",
+            json!({ "expression": expression, "returnByValue": true }),
+        );
+        assert!(
+            result["exceptionDetails"].is_null(),
+            "`{expression}` threw: {result}"
+        );
+        result["result"]["value"].clone()
+    }
+
+    fn wait_for(&mut self, condition: &str) {
+        let deadline = Instant::now() + BROWSER_TIMEOUT;
+        while self.evaluate(condition) != json!(true) {
+            assert!(Instant::now() < deadline, "the page never had {condition}");
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The text of the first element `selector` matches.
+    fn text(&mut self, selector: &str) -> String {
+        let expression = format!("document.querySelector({selector:?}).textContent");
+        self.evaluate(&expression)
+            .as_str()
+            .unwrap()
+            .trim()
+            .to_string()
+    }
+
+    /// Scrolls chart `id` into view and says where it is.
+    fn chart(&mut self, id: &str) -> ChartSpot {
+        let spot = self.evaluate(&format!(
+            "(() => {{ const c = document.getElementById({id:?}); c.scrollIntoView({{ block: 'center' }}); \
+             const r = c.getBoundingClientRect(); \
+             return [r.left, r.top + r.height / 2, Number(c.dataset.x0), Number(c.dataset.x1)]; }})()"
+        ));
+        let number = |i: usize| spot[i].as_f64().unwrap();
+        ChartSpot {
+            left: number(0),
+            middle: number(1),
+            x0: number(2),
+            x1: number(3),
+        }
+    }
+
+    fn mouse(&mut self, kind: &str, (x, y): (f64, f64), buttons: u32) {
+        self.call(
+            "Input.dispatchMouseEvent",
+            json!({ "type": kind, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1 }),
+        );
+    }
+
+    fn click(&mut self, at: (f64, f64)) {
+        self.mouse("mousePressed", at, 1);
+        self.mouse("mouseReleased", at, 0);
+    }
+
+    fn drag(&mut self, from: (f64, f64), to: (f64, f64)) {
+        self.mouse("mousePressed", from, 1);
+        let middle = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
+        self.mouse("mouseMoved", middle, 1);
+        self.mouse("mouseMoved", to, 1);
+        self.mouse("mouseReleased", to, 0);
+    }
+
+    fn close(mut self) {
+        self.session.clear();
+        self.call("Browser.close", json!({}));
+        wait_within(&mut self.child, BROWSER_TIMEOUT);
+    }
+}
+
+impl Drop for DevTools {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A pipe, both ends closed on exec: (read end, write end).
+fn pipe() -> (OwnedFd, OwnedFd) {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two new descriptors into `fds`, which are owned from here on.
+    let status = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
+    assert_eq!(status, 0, "pipe2: {}", io::Error::last_os_error());
+    // SAFETY: both descriptors were just opened and nothing else owns them.
+    unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) }
+}
+
+/// A thread that turns Chromium's NUL-separated messages into JSON values.
+fn spawn_answer_reader(mut answers: File) -> Receiver<Value> {
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        let mut pending = Vec::new();
+        let mut buffer = [0u8; 65536];
+        while let Ok(n) = answers.read(&mut buffer) {
+            if n == 0 {
+                return;
+            }
+            pending.extend_from_slice(&buffer[..n]);
+            while let Some(end) = pending.iter().position(|&b| b == 0) {
+                let message: Vec<u8> = pending.drain(..=end).collect();
+                let value = serde_json::from_slice(&message[..end]).expect("chromium sends JSON");
+                if sender.send(value).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    receiver
 }
 
 /// Whether Chromium is installed; without it the test fails, or is skipped on request.
@@ -133,14 +496,21 @@ fn take_screenshot(dir: &Path, page: &Path, turn: usize, png: &Path) {
     let mut command = chromium(dir);
     command
         .arg(format!("--screenshot={}", png.display()))
-        .arg("--window-size=1200,800")
+        .arg("--window-size=1200,1300")
         .arg(page_url(page, turn));
     run_browser(command, None);
 }
 
-/// Headless Chromium with a fresh profile, kept off the network; the virtual time budget
-/// lets the page's script run before the DOM is dumped or the screenshot taken.
+/// Headless Chromium for a page to be dumped or shot: the virtual time budget lets the
+/// page's script run before the DOM is dumped or the screenshot taken.
 fn chromium(dir: &Path) -> Command {
+    let mut command = chromium_command(dir);
+    command.arg("--virtual-time-budget=2000");
+    command
+}
+
+/// Headless Chromium with a fresh profile, kept off the network.
+fn chromium_command(dir: &Path) -> Command {
     let profile = tempfile::tempdir_in(dir).unwrap().keep();
     let mut command = Command::new(CHROMIUM);
     command
@@ -153,7 +523,6 @@ fn chromium(dir: &Path) -> Command {
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
-            "--virtual-time-budget=2000",
         ])
         .arg(format!("--user-data-dir={}", profile.display()))
         .stdin(Stdio::null())

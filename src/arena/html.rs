@@ -490,6 +490,19 @@ mod tests {
     }
 
     #[test]
+    fn the_page_of_a_recorded_game_stays_under_a_megabyte() {
+        let file =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/replays/self-greedy.json");
+        let replay = Replay::load(&file).unwrap();
+        assert!(replay.turns.len() >= 130, "{} turns", replay.turns.len());
+        let page = page(&replay).unwrap();
+        assert!(page.len() < 1 << 20, "{} bytes", page.len());
+        // Every turn of the ysai player brings its `-tm` line.
+        let lines = replay.turns.iter().filter(|t| t.turn_lines[0].is_some());
+        assert_eq!(lines.count(), replay.turns.len());
+    }
+
+    #[test]
     fn an_unwritable_page_is_an_error() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("no-such-dir").join("replay.html");

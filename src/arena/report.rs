@@ -547,7 +547,13 @@ mod tests {
                 turn,
                 scores: [100, 90],
                 max_chains: [12, 3],
-                first_big_chains: Some([Some(BigChain { turn: 15, chains: 12 }), None]),
+                first_big_chains: Some([
+                    Some(BigChain {
+                        turn: 15,
+                        chains: 12,
+                    }),
+                    None,
+                ]),
                 think_ms: [2500.0, 10.0],
                 max_think_ms: [300.0, 1.0],
             },
@@ -578,7 +584,9 @@ mod tests {
         let numbers: Vec<&str> = rows.iter().map(|r| &r[..r.find('<').unwrap()]).collect();
         assert_eq!(numbers, ["0", "1", "2", "3"]);
         assert_eq!(
-            rows.iter().map(|r| r.contains("<a href=")).collect::<Vec<_>>(),
+            rows.iter()
+                .map(|r| r.contains("<a href="))
+                .collect::<Vec<_>>(),
             [true, false, true, false]
         );
         assert!(rows[2].contains("<a href=\"m-replays/game-000002.html\">replay</a>"));
@@ -624,7 +632,10 @@ mod tests {
         let svg = histogram(&[("red", vec![0.0, 9.0, 10.0, 35.0, 39.9])], 10.0, "turns");
         assert_eq!(svg.matches("</title></rect>").count(), 3, "{svg}");
         for bin in ["0-10: 2", "10-20: 1", "30-40: 2"] {
-            assert!(svg.contains(&format!("<title>{bin}</title>")), "{bin} in {svg}");
+            assert!(
+                svg.contains(&format!("<title>{bin}</title>")),
+                "{bin} in {svg}"
+            );
         }
     }
 
