@@ -557,7 +557,9 @@ mod tests {
                 think_ms: [2500.0, 10.0],
                 max_think_ms: [300.0, 1.0],
             },
-            replay_page: (index % 2 == 0).then(|| format!("m-replays/game-{index:06}.html")),
+            replay_page: index
+                .is_multiple_of(2)
+                .then(|| format!("m-replays/game-{index:06}.html")),
         }
     }
 
