@@ -283,8 +283,8 @@ fn think_chart(games: &[&GameLine]) -> String {
             .map(|(k, g)| ((k + 1) as f64, g.think_ms[p] / 1000.0))
             .collect()
     });
-    let y_range = value_range(seconds.iter().flatten().map(|p| p.1), 0.0);
-    let frame = Frame::new(games.len().max(1) as f64, y_range);
+    let most = seconds.iter().flatten().fold(0.0f64, |a, p| a.max(p.1));
+    let frame = Frame::new(games.len().max(1) as f64, (0.0, (most * 1.05).max(1.0)));
     let mut svg = frame.open("games");
     for p in 0..2 {
         svg.push_str(&frame.dots(&seconds[p], PLAYER_COLOURS[p]));
@@ -482,7 +482,7 @@ fn games_table(games: &[&ReportGame]) -> String {
         };
         let first = |p: usize| match line.first_big_chains.and_then(|c| c[p]) {
             Some(c) => format!("{} on {}", c.chains, c.turn),
-            None => "-".to_string(),
+            None => "none".to_string(),
         };
         let link = game.replay_page.as_ref().map_or(String::new(), |page| {
             format!("<a href=\"{}\">replay</a>", escape(page))
@@ -592,7 +592,7 @@ mod tests {
             [true, false, true, false]
         );
         assert!(rows[2].contains("<a href=\"m-replays/game-000002.html\">replay</a>"));
-        assert!(rows[0].contains("<td>12 on 15 - -</td>"), "{}", rows[0]);
+        assert!(rows[0].contains("<td>12 on 15 - none</td>"), "{}", rows[0]);
     }
 
     #[test]
