@@ -9,7 +9,7 @@ use common::Snapshot;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::time::Duration;
 use ysai::bitboard::BACKEND;
-use ysai::params::Params;
+use ysai::params::{OpeningBeamFlags, Params};
 use ysai::policy::original::Decider;
 use ysai::sim::Shift;
 
@@ -19,7 +19,10 @@ const BEAM_NODES: u64 = 20_000;
 
 fn params() -> Params {
     let mut params = Params {
-        beam_nodes: BEAM_NODES,
+        opening: OpeningBeamFlags {
+            beam_nodes: BEAM_NODES,
+            ..Params::DEFAULT.opening
+        },
         ..Params::default()
     };
     params.original_style(&[]);

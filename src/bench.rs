@@ -311,7 +311,7 @@ fn chains_beam<N: Neighbourhood>(
 ) -> ChainsReport {
     let start = Instant::now();
     let mut config = BeamConfig::first_beam(params);
-    config.deadline = Some(start + Duration::from_millis(params.first_time_limit_ms));
+    config.deadline = Some(start + Duration::from_millis(params.opening.first_time_limit_ms));
     let root = BeamRoot {
         state: PlayerState::default(),
         enemy_ojama: 0,
@@ -336,7 +336,7 @@ fn chains_anytime<N: Neighbourhood>(
     chain: u32,
 ) -> ChainsReport {
     let start = Instant::now();
-    let deadline = start + Duration::from_millis(params.first_time_limit_ms);
+    let deadline = start + Duration::from_millis(params.opening.first_time_limit_ms);
     let config = ChokudaiConfig::first_plan(params, deadline);
     let result = chokudai::search::<N>(&PlayerState::default(), &sequence.packs, &config);
     ChainsReport {

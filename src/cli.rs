@@ -373,9 +373,9 @@ impl RawCli {
         if self.use_all_cores {
             params.threads = 0;
         }
-        params.ai2_minimax &= !params.no_ai2;
-        params.ai3_min_over_drops &= !params.no_ai3;
-        params.next_chain &= !params.no_nc;
+        params.search.ai2_minimax &= !params.search.no_ai2;
+        params.search.ai3_min_over_drops &= !params.search.no_ai3;
+        params.original.next_chain &= !params.original.no_nc;
         let mut aitype = None;
         match self.ai {
             AiChoice::Player(kind) => params.player = kind,
@@ -628,6 +628,10 @@ fn clap_message(err: &clap::Error) -> String {
 mod tests {
     use super::*;
     use crate::params::COMPATIBILITY_FLAGS;
+    use crate::params::{
+        AnswerBeamFlags, EvalFlags, HelperBeamFlags, OpeningBeamFlags, OriginalTurnFlags,
+        PlanTargetFlags, SearchFlags, TurnBeamFlags, TurnBeamLimitFlags,
+    };
 
     /// Every flag of both original versions, as the original spelled them.
     const ORIGINAL_FLAGS: &[&str] = &[
@@ -689,37 +693,64 @@ mod tests {
     #[test]
     fn final_run_sh_line() {
         let expected = Params {
-            beam_width: 5000,
-            beam_chain_width: 1500,
-            beam_depth: 16,
-            beam_chain_max: 12,
-            beam_chain_max2: 16,
-            beam_chain_max_minus: -1,
-            beam_min_x: 2,
-            beam_max_x: 6,
-            next_chain: true,
-            next_beam_width: 700,
-            next_beam_chain_width: 350,
-            next_beam_ignore_eval_diff: 10,
-            next_beam_time_ms: 1350,
-            beam_ignore_eval_max: 70,
-            beam_ignore_eval_min: 70,
-            beam_ignore_eval_diff: 35,
-            enemy_may_drop_eval: -5.0,
-            ai2_minimax: true,
-            ai3_min_over_drops: true,
-            first_min_chain_num: 10,
-            first_min_chain_minus: -10.0,
-            second_min_chain_minus: -5.0,
-            next_beam_min_chain: 9,
-            next_enemy_beam_width: 500,
-            next_enemy_beam_chain_width: 200,
-            dropped_beam_width: 200,
-            dropped_beam_chain_width: 75,
-            dropped_beam_time_ms: 350,
-            enemy_beam_width: 500,
-            enemy_beam_chain_width: 200,
-            enemy_beam_time_ms: 500,
+            opening: OpeningBeamFlags {
+                beam_width: 5000,
+                beam_chain_width: 1500,
+                beam_depth: 16,
+                beam_min_x: 2,
+                beam_max_x: 6,
+                ..Params::DEFAULT.opening
+            },
+            target: PlanTargetFlags {
+                beam_chain_max: 12,
+                beam_chain_max2: 16,
+                beam_chain_max_minus: -1,
+                ..Params::DEFAULT.target
+            },
+            original: OriginalTurnFlags {
+                next_chain: true,
+                next_beam_ignore_eval_diff: 10,
+                beam_ignore_eval_max: 70,
+                beam_ignore_eval_min: 70,
+                beam_ignore_eval_diff: 35,
+                next_beam_min_chain: 9,
+                ..Params::DEFAULT.original
+            },
+            turn_beams: TurnBeamFlags {
+                next_beam_width: 700,
+                next_beam_chain_width: 350,
+                ..Params::DEFAULT.turn_beams
+            },
+            turn_beam_limits: TurnBeamLimitFlags {
+                next_beam_time_ms: 1350,
+                ..Params::DEFAULT.turn_beam_limits
+            },
+            eval: EvalFlags {
+                enemy_may_drop_eval: -5.0,
+                first_min_chain_num: 10,
+                first_min_chain_minus: -10.0,
+                second_min_chain_minus: -5.0,
+                ..Params::DEFAULT.eval
+            },
+            search: SearchFlags {
+                ai2_minimax: true,
+                ai3_min_over_drops: true,
+                ..Params::DEFAULT.search
+            },
+            helpers: HelperBeamFlags {
+                next_enemy_beam_width: 500,
+                next_enemy_beam_chain_width: 200,
+                dropped_beam_width: 200,
+                dropped_beam_chain_width: 75,
+                dropped_beam_time_ms: 350,
+                enemy_beam_time_ms: 500,
+                ..Params::DEFAULT.helpers
+            },
+            answer_beam: AnswerBeamFlags {
+                enemy_beam_width: 500,
+                enemy_beam_chain_width: 200,
+                ..Params::DEFAULT.answer_beam
+            },
             ..Params::default()
         };
         assert_eq!(params(FINAL_RUN_SH), expected);
@@ -728,29 +759,50 @@ mod tests {
     #[test]
     fn qualifier_line() {
         let expected = Params {
-            beam_width: 5000,
-            beam_chain_width: 1500,
-            beam_depth: 16,
-            beam_chain_max: 12,
-            beam_chain_max_minus: 1,
-            beam_chain_max2: -1,
-            beam_min_x: 2,
-            beam_max_x: 6,
-            next_chain: true,
-            next_beam_width: 700,
-            next_beam_chain_width: 350,
-            next_beam_ignore_eval_diff: 10,
-            next_beam_time_ms: 1350,
-            beam_ignore_eval_max: 70,
-            beam_ignore_eval_min: 70,
-            beam_ignore_eval_diff: 35,
-            enemy_may_drop_eval: -5.0,
-            ai2_minimax: true,
-            ai3_min_over_drops: true,
-            first_min_chain_num: 10,
-            first_min_chain_minus: -10.0,
-            second_min_chain_minus: -5.0,
-            next_beam_min_chain: 9,
+            opening: OpeningBeamFlags {
+                beam_width: 5000,
+                beam_chain_width: 1500,
+                beam_depth: 16,
+                beam_min_x: 2,
+                beam_max_x: 6,
+                ..Params::DEFAULT.opening
+            },
+            target: PlanTargetFlags {
+                beam_chain_max: 12,
+                beam_chain_max_minus: 1,
+                beam_chain_max2: -1,
+                ..Params::DEFAULT.target
+            },
+            original: OriginalTurnFlags {
+                next_chain: true,
+                next_beam_ignore_eval_diff: 10,
+                beam_ignore_eval_max: 70,
+                beam_ignore_eval_min: 70,
+                beam_ignore_eval_diff: 35,
+                next_beam_min_chain: 9,
+                ..Params::DEFAULT.original
+            },
+            turn_beams: TurnBeamFlags {
+                next_beam_width: 700,
+                next_beam_chain_width: 350,
+                ..Params::DEFAULT.turn_beams
+            },
+            turn_beam_limits: TurnBeamLimitFlags {
+                next_beam_time_ms: 1350,
+                ..Params::DEFAULT.turn_beam_limits
+            },
+            eval: EvalFlags {
+                enemy_may_drop_eval: -5.0,
+                first_min_chain_num: 10,
+                first_min_chain_minus: -10.0,
+                second_min_chain_minus: -5.0,
+                ..Params::DEFAULT.eval
+            },
+            search: SearchFlags {
+                ai2_minimax: true,
+                ai3_min_over_drops: true,
+                ..Params::DEFAULT.search
+            },
             threads: 0,
             ..Params::default()
         };
@@ -770,30 +822,34 @@ mod tests {
     #[test]
     fn double_dash_equals_single_dash() {
         assert_eq!(params("--bw 5000"), params("-bw 5000"));
-        assert_eq!(params("--bw 1234").beam_width, 1234);
+        assert_eq!(params("--bw 1234").opening.beam_width, 1234);
         assert_eq!(params("--bcm- -1"), params("-bcm- -1"));
-        assert_eq!(params("-bcm- -1").beam_chain_max_minus, -1);
-        assert_eq!(params("-bw=77").beam_width, 77);
-        assert_eq!(params("--bcm-=-3").beam_chain_max_minus, -3);
+        assert_eq!(params("-bcm- -1").target.beam_chain_max_minus, -1);
+        assert_eq!(params("-bw=77").opening.beam_width, 77);
+        assert_eq!(params("--bcm-=-3").target.beam_chain_max_minus, -3);
         assert_eq!(params("--nc"), params("-nc"));
-        assert!(params("--nc").next_chain);
+        assert!(params("--nc").original.next_chain);
     }
 
     #[test]
     fn negative_values() {
         let line = "-emdh -5.5 -fmcm -10 -hl -300 -bx -1 -br2 -1 -g -1 -bcm2 -3";
         let p = params(line);
-        assert_eq!(p.enemy_may_drop_eval, -5.5);
-        assert_eq!(p.first_min_chain_minus, -10.0);
-        assert_eq!(p.eval_limit, -300);
+        assert_eq!(p.eval.enemy_may_drop_eval, -5.5);
+        assert_eq!(p.eval.first_min_chain_minus, -10.0);
+        assert_eq!(p.eval.eval_limit, -300);
         let compatibility = run(line).unwrap().compatibility;
         assert_eq!(compatibility.forced_x, Some(-1));
         assert_eq!(compatibility.forced_r2, Some(-1));
-        assert_eq!(p.check_game, -1);
-        assert_eq!(p.beam_chain_max2, -3);
+        assert_eq!(p.input.check_game, -1);
+        assert_eq!(p.target.beam_chain_max2, -3);
         let p = params("-t -1 -bcm- -2 -nc");
         assert_eq!(
-            (p.check_turn, p.beam_chain_max_minus, p.next_chain),
+            (
+                p.input.check_turn,
+                p.target.beam_chain_max_minus,
+                p.original.next_chain
+            ),
             (-1, -2, true)
         );
     }
@@ -801,9 +857,9 @@ mod tests {
     #[test]
     fn single_letter_flags() {
         let cli = run("-d 3 -g 2 -t 5 -bx 4 -br 3 -sc").unwrap();
-        assert_eq!(cli.params.search_depth, 3);
-        assert_eq!(cli.params.check_game, 2);
-        assert_eq!(cli.params.check_turn, 5);
+        assert_eq!(cli.params.search.search_depth, 3);
+        assert_eq!(cli.params.input.check_game, 2);
+        assert_eq!(cli.params.input.check_turn, 5);
         let compatibility = cli.compatibility;
         assert_eq!(
             (compatibility.forced_x, compatibility.forced_r),
@@ -815,26 +871,30 @@ mod tests {
     #[test]
     fn debug_msg_implies_turn_debug_msg() {
         let p = params("-m");
-        assert!(p.debug_msg && p.turn_debug_msg);
+        assert!(p.detail.debug_msg && p.log.turn_debug_msg);
         let p = params("-tm");
-        assert!(!p.debug_msg && p.turn_debug_msg);
+        assert!(!p.detail.debug_msg && p.log.turn_debug_msg);
     }
 
     #[test]
     fn tt_zero_turns_the_tables_off() {
-        assert!(!params("-tt 0").use_tt);
-        assert!(params("-tt 1").use_tt);
-        assert!(params("-tt 7").use_tt);
+        assert!(!params("-tt 0").search.use_tt);
+        assert!(params("-tt 1").search.use_tt);
+        assert!(params("-tt 7").search.use_tt);
     }
 
     #[test]
     fn search_time_and_ablation_flags() {
-        assert_eq!(params("--guard-ms 500").guard_ms, 500);
-        assert_eq!(Params::default().guard_ms, 1_000);
+        assert_eq!(params("--guard-ms 500").guard.guard_ms, 500);
+        assert_eq!(Params::default().guard.guard_ms, 1_000);
         let ablated = params("--no-counter-plan --no-hold-fire --no-outbuild");
-        assert!(ablated.no_counter_plan && ablated.no_hold_fire && ablated.no_outbuild);
+        assert!(
+            ablated.rules.no_counter_plan
+                && ablated.rules.no_hold_fire
+                && ablated.rules.no_outbuild
+        );
         let d = Params::default();
-        assert!(!d.no_counter_plan && !d.no_hold_fire && !d.no_outbuild);
+        assert!(!d.rules.no_counter_plan && !d.rules.no_hold_fire && !d.rules.no_outbuild);
     }
 
     #[test]
@@ -869,18 +929,24 @@ mod tests {
     fn the_full_ai_plans_with_beams_and_the_sparring_partner_keeps_its_rules() {
         let full = params("");
         assert!(!full.plays_original());
-        assert_eq!(full.beam_eval, crate::params::BeamEvalKind::Potential);
-        assert!(!params("--ai rush").rush_late_game, "the champion's rules");
-        assert!(params("--ai rush --late-game").rush_late_game);
-        assert!(params("--late-game --ai rush").rush_late_game);
+        assert_eq!(
+            full.opening.beam_eval,
+            crate::params::BeamEvalKind::Potential
+        );
+        assert!(
+            !params("--ai rush").rush.rush_late_game,
+            "the champion's rules"
+        );
+        assert!(params("--ai rush --late-game").rush.rush_late_game);
+        assert!(params("--late-game --ai rush").rush.rush_late_game);
     }
 
     #[test]
     fn the_original_style_keeps_only_given_flags() {
         let p = params("--style original -bcm 13 --beam-eval potential");
         assert!(p.plays_original());
-        assert_eq!(p.beam_chain_max, 13);
-        assert_eq!(p.beam_eval, crate::params::BeamEvalKind::Potential);
+        assert_eq!(p.target.beam_chain_max, 13);
+        assert_eq!(p.opening.beam_eval, crate::params::BeamEvalKind::Potential);
         let mut original = Params::default();
         original.original_style(&[]);
         let p = params("--style original");
@@ -891,15 +957,18 @@ mod tests {
                 ..original
             }
         );
-        assert_eq!((p.beam_chain_max, p.beam_chain_max2), (12, 16));
-        assert_eq!(p.beam_eval, crate::params::BeamEvalKind::Ysai);
+        assert_eq!(
+            (p.target.beam_chain_max, p.target.beam_chain_max2),
+            (12, 16)
+        );
+        assert_eq!(p.opening.beam_eval, crate::params::BeamEvalKind::Ysai);
     }
 
     #[test]
     fn inverted_switches() {
         let cli = run("-ncfc -nes -nfb -nubhm").unwrap();
-        assert!(!cli.params.check_first_chain);
-        assert!(!cli.params.calc_enemy_skill);
+        assert!(!cli.params.original.check_first_chain);
+        assert!(!cli.params.eval.calc_enemy_skill);
         assert!(cli.compatibility.no_new_first_beam);
         assert!(cli.compatibility.no_beam_eval_mul);
     }
@@ -907,10 +976,10 @@ mod tests {
     #[test]
     fn run_sh_switches_are_on_and_can_be_turned_off() {
         let p = params("");
-        assert!(p.ai2_minimax && p.ai3_min_over_drops && p.next_chain);
+        assert!(p.search.ai2_minimax && p.search.ai3_min_over_drops && p.original.next_chain);
         let p = params("--no-ai2 --no-ai3 --no-nc");
-        assert!(!p.ai2_minimax && !p.ai3_min_over_drops && !p.next_chain);
-        assert!(params("-ai3").ai3_min_over_drops);
+        assert!(!p.search.ai2_minimax && !p.search.ai3_min_over_drops && !p.original.next_chain);
+        assert!(params("-ai3").search.ai3_min_over_drops);
     }
 
     #[test]
@@ -944,8 +1013,8 @@ mod tests {
 
     #[test]
     fn later_flags_override_earlier_ones() {
-        assert_eq!(params("-bw 10 -bw 20").beam_width, 20);
-        assert!(params("-nc -nc").next_chain);
+        assert_eq!(params("-bw 10 -bw 20").opening.beam_width, 20);
+        assert!(params("-nc -nc").original.next_chain);
     }
 
     #[test]
@@ -1048,7 +1117,7 @@ mod tests {
     fn selfcheck_subcommand() {
         let cli = run("-bw 7 selfcheck --turns 5").unwrap();
         assert_eq!(cli.command, Some(Command::Selfcheck { turns: 5, seed: 0 }));
-        assert_eq!(cli.params.beam_width, 7);
+        assert_eq!(cli.params.opening.beam_width, 7);
         let cli = run("selfcheck -seed 9").unwrap();
         assert_eq!(
             cli.command,

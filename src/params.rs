@@ -25,6 +25,10 @@ pub(crate) mod heading {
     pub const HELPER_BEAMS: &str = "Helper beams (counter analysis, skill decision, safety, skill)";
     pub const EVALUATION: &str = "Evaluation";
     pub const DEBUG: &str = "Debug";
+    pub const PLAN_TARGET: &str = "Plan target (beam player, original turn)";
+    pub const YSAI_TURN: &str = "ysai's turn";
+    pub const RUSH: &str = "Rush player";
+    pub const ORIGINAL_TURN: &str = "Original turn (--style original)";
     pub const COMPATIBILITY: &str = "Accepted for compatibility (no effect)";
     pub const ENGINE: &str = "Engine";
 }
@@ -84,365 +88,42 @@ pub enum BeamEvalKind {
     Potential,
 }
 
-/// All settings of one run, and the command-line flag of each.
+/// All settings of one run, and the command-line flag of each, in groups by who reads them
+/// (see `play::flags_without_effect`).
 #[derive(Clone, Debug, PartialEq, clap::Args)]
 pub struct Params {
-    // --- Search ---
-    /// `-d N` (searchDepth): depth of my full search (the original's maximum is 6).
-    #[arg(long = "d", value_name = "N", default_value_t = D.search_depth)]
-    #[arg(help_heading = heading::SEARCH, help = "Depth of my full search (at most 6)")]
-    pub search_depth: usize,
-    /// `-ed N` (enesearchDepth): depth of the enemy full search.
-    #[arg(long = "ed", value_name = "N", default_value_t = D.enemy_search_depth)]
-    #[arg(help_heading = heading::SEARCH, help = "Depth of the enemy full search")]
-    pub enemy_search_depth: usize,
-    /// `-tt N` (usett): transposition tables on; `-tt 0` turns them off.
-    #[arg(long = "tt", value_name = "N", action = ArgAction::Set,
-          value_parser = clap::value_parser!(i32).map(|n| n != 0),
-          default_value = if D.use_tt { "1" } else { "0" })]
-    #[arg(help_heading = heading::SEARCH, help = "Transposition tables; 0 turns them off")]
-    pub use_tt: bool,
-    /// `--hash MB`: size of the full searches' shared transposition table.
-    #[arg(long = "hash", value_name = "MB", default_value_t = D.tt_megabytes)]
-    #[arg(help_heading = heading::SEARCH, help = "Transposition table size in MiB")]
-    pub tt_megabytes: usize,
-    /// `--turn-ms MS`: the longest one answer may take (the qualifier's 20 s). Every time
-    /// budget is also scaled by the game clock left (see `search::timeman`).
-    #[arg(long = "turn-ms", value_name = "MS", default_value_t = D.turn_limit_ms)]
-    #[arg(help_heading = heading::SEARCH, help = "Longest time one answer may take")]
-    pub turn_limit_ms: u64,
-    /// `-it` (ignoretime): never reduce search depths when time runs short (§9i).
-    #[arg(long = "it")]
-    #[arg(help_heading = heading::SEARCH,
-          help = "Never reduce the search depth when time runs short")]
-    pub ignore_time: bool,
-    /// `-ai2` (ai2): my full search returns minimax-style values (§9d).
-    #[arg(long = "ai2", default_value_t = D.ai2_minimax)]
-    #[arg(help_heading = heading::SEARCH, help = "Minimax-style values in my full search")]
-    pub ai2_minimax: bool,
-    /// `-ai3` (ai3): take the minimum over the enemy-drop and no-drop branches (needs `-ai2`).
-    #[arg(long = "ai3", default_value_t = D.ai3_min_over_drops)]
-    #[arg(help_heading = heading::SEARCH,
-          help = "Minimum over the enemy-drop and no-drop branches (needs -ai2)")]
-    pub ai3_min_over_drops: bool,
-    /// `--no-ai2`: my full search keeps the best leaf only, with no minimum over branches.
-    #[arg(long = "no-ai2")]
-    #[arg(help_heading = heading::SEARCH, help = "Turn -ai2 (on by default) off")]
-    pub no_ai2: bool,
-    /// `--no-ai3`: no "enemy attacks / does not" branches.
-    #[arg(long = "no-ai3")]
-    #[arg(help_heading = heading::SEARCH, help = "Turn -ai3 (on by default) off")]
-    pub no_ai3: bool,
-    /// `--ai3-big-attack` (final version): also branch on any enemy attack of 10 or more,
-    /// not only on one that changes who gets a row (the qualifier's rule, the default).
-    #[arg(long = "ai3-big-attack")]
-    #[arg(help_heading = heading::SEARCH,
-          help = "Also branch on any enemy attack of 10+ (the final version's rule)")]
-    pub ai3_big_attack: bool,
-    /// `-ncfc` (checkfirstchain = false): `false` skips the counter-attack analysis (§9e).
-    #[arg(long = "ncfc", action = ArgAction::SetFalse)]
-    #[arg(help_heading = heading::SEARCH,
-          help = "Skip the counter-attack analysis of the enemy's chains")]
-    pub check_first_chain: bool,
-
-    // --- First beam (turn 0) ---
-    /// `-bd N` (beamsearchDepth): maximum depth of the first chain-building beam.
-    #[arg(long = "bd", value_name = "N", default_value_t = D.beam_depth)]
-    #[arg(help_heading = heading::FIRST_BEAM, help = "Maximum depth")]
-    pub beam_depth: usize,
-    /// `-bw N` (beamsearchWidth): first-beam total width per depth.
-    #[arg(long = "bw", value_name = "N", default_value_t = D.beam_width)]
-    #[arg(help_heading = heading::FIRST_BEAM, help = "Total width per depth")]
-    pub beam_width: usize,
-    /// `-bcw N` (beamsearchChainWidth): first-beam width per chain bucket.
-    #[arg(long = "bcw", value_name = "N", default_value_t = D.beam_chain_width)]
-    #[arg(help_heading = heading::FIRST_BEAM, help = "Width per chain bucket")]
-    pub beam_chain_width: usize,
-    /// `-bcm N` (beamChainmax1): target chain of the first beam; `<= 0` disables the target.
-    #[arg(long = "bcm", value_name = "N", default_value_t = D.beam_chain_max)]
-    #[arg(help_heading = heading::FIRST_BEAM, help = "Target chain; <= 0 disables the target")]
-    pub beam_chain_max: i32,
-    /// `-bcm- N` (beamChainmaxminus): once the target is found, keep buckets `>= target + N`.
-    /// The final version clamped a parsed positive N to 0 while the unparsed default 1 stays 1;
-    /// the qualifier kept buckets `>= best - N` unclamped. The raw value is kept here.
-    #[arg(long = "bcm-", value_name = "N", default_value_t = D.beam_chain_max_minus)]
-    #[arg(help_heading = heading::FIRST_BEAM,
-          help = "Once the target is found, keep chain buckets >= target + N")]
-    pub beam_chain_max_minus: i32,
-    /// `-bcm2 N` (beamChainmax2): stop the first beam once its best chain is `>= N`; `<= 0`: never.
-    #[arg(long = "bcm2", value_name = "N", default_value_t = D.beam_chain_max2)]
-    #[arg(help_heading = heading::FIRST_BEAM,
-          help = "Stop once the best chain is >= N; <= 0 never stops")]
-    pub beam_chain_max2: i32,
-    /// `-sbcm` (stopbeamChainmax): stop the first beam at the depth that first reaches the target.
-    #[arg(long = "sbcm")]
-    #[arg(help_heading = heading::FIRST_BEAM,
-          help = "Stop at the depth where the target chain is first reached")]
-    pub stop_beam_at_chain_max: bool,
-    /// `-bminx N` (beamminx): lowest pack x the first beam tries.
-    #[arg(long = "bminx", value_name = "N", default_value_t = D.beam_min_x)]
-    #[arg(help_heading = heading::FIRST_BEAM, help = "Lowest pack x tried")]
-    pub beam_min_x: i32,
-    /// `-bmaxx N` (beammaxx): highest pack x the first beam tries.
-    #[arg(long = "bmaxx", value_name = "N", default_value_t = D.beam_max_x)]
-    #[arg(help_heading = heading::FIRST_BEAM, help = "Highest pack x tried")]
-    pub beam_max_x: i32,
-    /// `-ftl MS` (firsttimelimit): first-beam time limit, counted from reading the first pack.
-    #[arg(long = "ftl", value_name = "MS", default_value_t = D.first_time_limit_ms)]
-    #[arg(help_heading = heading::FIRST_BEAM,
-          help = "Time limit, counted from reading the first pack")]
-    pub first_time_limit_ms: u64,
-    /// `--height-cutoff MODE`: how the first beam ranks a node with a column of 14 or more.
-    #[arg(long = "height-cutoff", value_name = "MODE", value_enum,
-          hide_possible_values = true, default_value_t = D.height_cutoff)]
-    #[arg(help_heading = heading::FIRST_BEAM,
-          help = "Column of 14+: off, qualifier (node worth 0), final")]
-    pub height_cutoff: HeightCutoff,
-    /// `--beam-eval ysai|potential`: what the first and per-turn beams rank nodes by.
-    #[arg(long = "beam-eval", value_name = "ysai|potential", value_enum,
-          hide_possible_values = true, default_value_t = D.beam_eval)]
-    #[arg(help_heading = heading::FIRST_BEAM,
-          help = "Node rank of the first and per-turn beams: ysai (next pack's chains), potential (erase one block)")]
-    pub beam_eval: BeamEvalKind,
-    /// `--beam-nodes N`: node budget of every beam (0 = none). With a budget the beams stop
-    /// at a depth boundary and return the same plan at any thread count.
-    #[arg(long = "beam-nodes", value_name = "N", default_value_t = D.beam_nodes)]
-    #[arg(help_heading = heading::FIRST_BEAM,
-          help = "Node budget of every beam (reproducible); 0 = none")]
-    pub beam_nodes: u64,
-    /// `-btl MS` (beamtimelimit): deadline for the final sort and selection of any beam.
-    #[arg(long = "btl", value_name = "MS", default_value_t = D.beam_time_limit_ms)]
-    #[arg(help_heading = heading::FIRST_BEAM,
-          help = "Deadline for the final selection of any beam")]
-    pub beam_time_limit_ms: u64,
-    /// `-bihmax N` (beamIgnoreHyoukamax): plan-acceptance threshold (§9h).
-    #[arg(long = "bihmax", value_name = "N", default_value_t = D.beam_ignore_eval_max)]
-    #[arg(help_heading = heading::FIRST_BEAM, help = "Plan acceptance: upper evaluation threshold")]
-    pub beam_ignore_eval_max: i32,
-    /// `-bihmin N` (beamIgnoreHyoukamin): plan-acceptance threshold (§9h).
-    #[arg(long = "bihmin", value_name = "N", default_value_t = D.beam_ignore_eval_min)]
-    #[arg(help_heading = heading::FIRST_BEAM, help = "Plan acceptance: lower evaluation threshold")]
-    pub beam_ignore_eval_min: i32,
-    /// `-bihd N` (beamIgnoreHyoukadiff): plan-acceptance margin (§9h).
-    #[arg(long = "bihd", value_name = "N", default_value_t = D.beam_ignore_eval_diff)]
-    #[arg(help_heading = heading::FIRST_BEAM,
-          help = "Plan acceptance: margin to the best full-search move")]
-    pub beam_ignore_eval_diff: i32,
-
-    // --- Per-turn beams ---
-    /// `-nc` (nextchain): run a beam every turn once the first plan is over, and allow skill mode.
-    #[arg(long = "nc", default_value_t = D.next_chain)]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Run a chain beam every turn after the first plan, and allow skill mode")]
-    pub next_chain: bool,
-    /// `--no-nc`: no per-turn beams and no skill mode once the first plan is over.
-    #[arg(long = "no-nc")]
-    #[arg(help_heading = heading::TURN_BEAMS, help = "Turn -nc (on by default) off")]
-    pub no_nc: bool,
-    /// `--skill-mode-final`: enter skill mode whenever my best chain is below 7 (the final
-    /// version's extra rule); by default only the qualifier's tests apply.
-    #[arg(long = "skill-mode-final")]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Also enter skill mode when my best chain is below 7 (final version)")]
-    pub skill_mode_final: bool,
-    /// `-nbw N` (nextbeamsearchWidth): per-turn beam width.
-    #[arg(long = "nbw", value_name = "N", default_value_t = D.next_beam_width)]
-    #[arg(help_heading = heading::TURN_BEAMS, help = "Width")]
-    pub next_beam_width: usize,
-    /// `-nbcw N` (nextbeamsearchChainWidth): per-turn beam width per chain bucket.
-    #[arg(long = "nbcw", value_name = "N", default_value_t = D.next_beam_chain_width)]
-    #[arg(help_heading = heading::TURN_BEAMS, help = "Width per chain bucket")]
-    pub next_beam_chain_width: usize,
-    /// `-nbd N` (nextbeamsearchDepth): per-turn beam depth (also the enemy beam of §9g).
-    #[arg(long = "nbd", value_name = "N", default_value_t = D.next_beam_depth)]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Depth (also of the enemy beam of the skill-mode decision)")]
-    pub next_beam_depth: usize,
-    /// `-nftl MS` (nextfirsttimelimit): per-turn beam time.
-    #[arg(long = "nftl", value_name = "MS", default_value_t = D.next_beam_time_ms)]
-    #[arg(help_heading = heading::TURN_BEAMS, help = "Time per turn")]
-    pub next_beam_time_ms: u64,
-    /// `--nbtmax N`: the per-turn beam aims at a 10-chain while my best chain on the first move
-    /// is at most N (the qualifier used 10, the final 7).
-    #[arg(long = "nbtmax", value_name = "N", default_value_t = D.next_beam_target_max)]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Aim at a 10-chain while my best chain is <= N")]
-    pub next_beam_target_max: i32,
-    /// `--guard-ms MS`: what ysai's full search may take each turn from turn 8 at the
-    /// qualifier's clock (scaled like every budget); 0 = no search, a plan's move stands if it
-    /// survives the turn.
-    #[arg(long = "guard-ms", value_name = "MS", default_value_t = D.guard_ms)]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "The full search's time each turn from turn 8 (scaled); 0 = none, a plan's move stands if it survives the turn")]
-    pub guard_ms: u64,
-    /// `--late-game`: below its reserve the rush player's searches take an eighth of the time
-    /// left (instead of one second scaled to it), and it still answers threat spikes and
-    /// checks the opponent's answer before firing.
-    #[arg(long = "late-game", default_value_t = D.rush_late_game)]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Rush player: below the reserve, searches take 1/8 of the time left and the counter rules stay on")]
-    pub rush_late_game: bool,
-    /// `--no-counter-plan`: ysai (and the rush player) does not answer a spike in the opponent's threat
-    /// with a counter plan (an ablation switch: the rule is part of the champion's design).
-    #[arg(long = "no-counter-plan")]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "No counter plan when the opponent's threat spikes (ablation)")]
-    pub no_counter_plan: bool,
-    /// `--no-hold-fire`: ysai (and the rush player) fires its plan without checking the opponent's answer
-    /// to the attack first.
-    #[arg(long = "no-hold-fire")]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Fire without checking whether the opponent answers bigger (ablation)")]
-    pub no_hold_fire: bool,
-    /// `--no-outbuild`: ysai (and the rush player) does not out-build an opponent that keeps a high
-    /// trigger waiting.
-    #[arg(long = "no-outbuild")]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Do not out-build an opponent waiting on a high trigger (ablation)")]
-    pub no_outbuild: bool,
-    /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
-    #[arg(long = "nbminc", value_name = "N", default_value_t = D.next_beam_min_chain)]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Consider skill mode when no chain of this size is reachable")]
-    pub next_beam_min_chain: i32,
-    /// `-nbihd N` (nextbeamIgnoreHyoukadiff): per-turn beam acceptance margin (§9h).
-    #[arg(long = "nbihd", value_name = "N", default_value_t = D.next_beam_ignore_eval_diff)]
-    #[arg(help_heading = heading::TURN_BEAMS,
-          help = "Acceptance margin to the best full-search move")]
-    pub next_beam_ignore_eval_diff: i32,
-    /// `-fsm` (firstskillmode): start the game in skill mode.
-    #[arg(long = "fsm")]
-    #[arg(help_heading = heading::TURN_BEAMS, help = "Start the game in skill mode")]
-    pub first_skill_mode: bool,
-
-    // --- Helper beams ---
-    /// `-ebw N` (enebeamsearchWidth): counter analysis, enemy beam width (§9e).
-    #[arg(long = "ebw", value_name = "N", default_value_t = D.enemy_beam_width)]
-    #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: enemy beam width")]
-    pub enemy_beam_width: usize,
-    /// `-ebcw N` (enebeamsearchChainWidth): counter analysis, width per chain bucket.
-    #[arg(long = "ebcw", value_name = "N", default_value_t = D.enemy_beam_chain_width)]
-    #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: width per chain bucket")]
-    pub enemy_beam_chain_width: usize,
-    /// `-ebd N` (enebeamsearchDepth): counter analysis, depth of the first enemy beam.
-    #[arg(long = "ebd", value_name = "N", default_value_t = D.enemy_beam_depth)]
-    #[arg(help_heading = heading::HELPER_BEAMS,
-          help = "Counter analysis: depth of the first enemy beam")]
-    pub enemy_beam_depth: usize,
-    /// `-ebt MS` (enebeamsearchlimit): counter analysis, time per beam.
-    #[arg(long = "ebt", value_name = "MS", default_value_t = D.enemy_beam_time_ms)]
-    #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: time per beam")]
-    pub enemy_beam_time_ms: u64,
-    /// `-nebw N` (nextenebeamsearchWidth): enemy beam width for the skill-mode decision (§9g).
-    #[arg(long = "nebw", value_name = "N", default_value_t = D.next_enemy_beam_width)]
-    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill-mode decision: enemy beam width")]
-    pub next_enemy_beam_width: usize,
-    /// `-nebcw N` (nextenebeamsearchChainWidth): that beam's width per chain bucket.
-    #[arg(long = "nebcw", value_name = "N", default_value_t = D.next_enemy_beam_chain_width)]
-    #[arg(help_heading = heading::HELPER_BEAMS,
-          help = "Skill-mode decision: width per chain bucket")]
-    pub next_enemy_beam_chain_width: usize,
-    /// `-nebt MS` (nextenebeamsearchlimit): that beam's time.
-    #[arg(long = "nebt", value_name = "MS", default_value_t = D.next_enemy_beam_time_ms)]
-    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill-mode decision: time")]
-    pub next_enemy_beam_time_ms: u64,
-    /// `-dbw N` (droppedbeamsearchWidth): safety beam width (§9f).
-    #[arg(long = "dbw", value_name = "N", default_value_t = D.dropped_beam_width)]
-    #[arg(help_heading = heading::HELPER_BEAMS,
-          help = "Safety beam (enemy attacks during my plan): width")]
-    pub dropped_beam_width: usize,
-    /// `-dbcw N` (droppedbeamsearchChainWidth): safety beam width per chain bucket.
-    #[arg(long = "dbcw", value_name = "N", default_value_t = D.dropped_beam_chain_width)]
-    #[arg(help_heading = heading::HELPER_BEAMS, help = "Safety beam: width per chain bucket")]
-    pub dropped_beam_chain_width: usize,
-    /// `-dbd N` (droppedbeamsearchDepth): safety beam depth.
-    #[arg(long = "dbd", value_name = "N", default_value_t = D.dropped_beam_depth)]
-    #[arg(help_heading = heading::HELPER_BEAMS, help = "Safety beam: depth")]
-    pub dropped_beam_depth: usize,
-    /// `-dbt MS` (droppedbeamsearchlimit): safety beam time, per drop depth.
-    #[arg(long = "dbt", value_name = "MS", default_value_t = D.dropped_beam_time_ms)]
-    #[arg(help_heading = heading::HELPER_BEAMS, help = "Safety beam: time per drop depth")]
-    pub dropped_beam_time_ms: u64,
-    /// `-sbw N` (skillbeamsearchWidth): skill beam width (§9g).
-    #[arg(long = "sbw", value_name = "N", default_value_t = D.skill_beam_width)]
-    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: width")]
-    pub skill_beam_width: usize,
-    /// `-sbcw N` (skillbeamsearchChainWidth): skill beam width per chain bucket.
-    #[arg(long = "sbcw", value_name = "N", default_value_t = D.skill_beam_chain_width)]
-    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: width per chain bucket")]
-    pub skill_beam_chain_width: usize,
-    /// `-sbd N` (skillbeamsearchDepth): skill beam depth.
-    #[arg(long = "sbd", value_name = "N", default_value_t = D.skill_beam_depth)]
-    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: depth")]
-    pub skill_beam_depth: usize,
-    /// `-sbt MS` (skillbeamsearchlimit): skill beam time.
-    #[arg(long = "sbt", value_name = "MS", default_value_t = D.skill_beam_time_ms)]
-    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: time")]
-    pub skill_beam_time_ms: u64,
-
-    // --- Evaluation ---
-    /// `-hl N` (hyouka_limit): evaluation per column of height >= 17 while the gauge is below 80.
-    #[arg(long = "hl", value_name = "N", default_value_t = D.eval_limit)]
-    #[arg(help_heading = heading::EVALUATION,
-          help = "Per column of height >= 17 while the skill gauge is below 80")]
-    pub eval_limit: i32,
-    /// `-emdh X` (enemaydrophyouka): evaluation per "enemy may drop ojama" branch (§10).
-    #[arg(long = "emdh", value_name = "X", default_value_t = D.enemy_may_drop_eval)]
-    #[arg(help_heading = heading::EVALUATION, help = "Per branch where the enemy may drop ojama")]
-    pub enemy_may_drop_eval: f64,
-    /// `-endh X` (enenotdrophyouka): evaluation per "enemy chose not to drop" branch (§10).
-    /// The qualifier's default was 15.
-    #[arg(long = "endh", value_name = "X", default_value_t = D.enemy_not_drop_eval)]
-    #[arg(help_heading = heading::EVALUATION,
-          help = "Per branch where the enemy chose not to drop ojama (qualifier: 15)")]
-    pub enemy_not_drop_eval: f64,
-    /// `-fmcn N` (firstminchainnum): chains shorter than this get `first_min_chain_minus` (§10).
-    #[arg(long = "fmcn", value_name = "N", default_value_t = D.first_min_chain_num)]
-    #[arg(help_heading = heading::EVALUATION,
-          help = "Chains shorter than this get the -fmcm penalty")]
-    pub first_min_chain_num: i32,
-    /// `-fmcm X` (firstminchainminus): penalty for firing a chain below `first_min_chain_num`.
-    #[arg(long = "fmcm", value_name = "X", default_value_t = D.first_min_chain_minus)]
-    #[arg(help_heading = heading::EVALUATION,
-          help = "Penalty for firing a chain shorter than -fmcn")]
-    pub first_min_chain_minus: f64,
-    /// `-smcn N` (secondminchainnum): chains shorter than this get `second_min_chain_minus`.
-    #[arg(long = "smcn", value_name = "N", default_value_t = D.second_min_chain_num)]
-    #[arg(help_heading = heading::EVALUATION,
-          help = "Chains shorter than this get the -smcm penalty")]
-    pub second_min_chain_num: i32,
-    /// `-smcm X` (secondminchainminus): penalty for firing a chain below `second_min_chain_num`.
-    #[arg(long = "smcm", value_name = "X", default_value_t = D.second_min_chain_minus)]
-    #[arg(help_heading = heading::EVALUATION,
-          help = "Penalty for firing a chain shorter than -smcn")]
-    pub second_min_chain_minus: f64,
-    /// `-nes` (calceneskill = false): `false` drops the enemy-skill evaluation term.
-    #[arg(long = "nes", action = ArgAction::SetFalse)]
-    #[arg(help_heading = heading::EVALUATION, help = "Drop the enemy-skill term")]
-    pub calc_enemy_skill: bool,
-
-    // --- Debug ---
-    /// `-m` (debugmsg): verbose debug output with both fields every turn (§14); implies `-tm`.
-    #[arg(long = "m")]
-    #[arg(help_heading = heading::DEBUG,
-          help = "Verbose debug output with both fields every turn (implies -tm)")]
-    pub debug_msg: bool,
-    /// `-tm` (turndebugmsg): the parameter dump and one debug line per turn on stderr; `-m`
-    /// sets it too (as a default, so that `-tm` does not count as given).
-    #[arg(long = "tm", default_value_if("debug_msg", "true", "true"))]
-    #[arg(help_heading = heading::DEBUG,
-          help = "Parameter dump and one debug line per turn on stderr")]
-    pub turn_debug_msg: bool,
-    /// `-g N` (checkgame): play game N (0-based) of a multi-game input; `-1` and 0: the first.
-    #[arg(long = "g", value_name = "N", default_value_t = D.check_game)]
-    #[arg(help_heading = heading::DEBUG, help = "Play game N (0-based) of a multi-game input file")]
-    pub check_game: i32,
-    /// `-t N` (checkturn): compute and output only turn N; `-1`: every turn.
-    #[arg(long = "t", value_name = "N", default_value_t = D.check_turn)]
-    #[arg(help_heading = heading::DEBUG, help = "Compute and output only turn N; -1: every turn")]
-    pub check_turn: i32,
-
-    // --- Engine (new in this implementation) ---
+    #[command(flatten)]
+    pub search: SearchFlags,
+    #[command(flatten)]
+    pub eval: EvalFlags,
+    #[command(flatten)]
+    pub clock: ClockFlags,
+    #[command(flatten)]
+    pub opening: OpeningBeamFlags,
+    #[command(flatten)]
+    pub target: PlanTargetFlags,
+    #[command(flatten)]
+    pub turn_beams: TurnBeamFlags,
+    #[command(flatten)]
+    pub turn_beam_limits: TurnBeamLimitFlags,
+    #[command(flatten)]
+    pub answer_beam: AnswerBeamFlags,
+    #[command(flatten)]
+    pub guard: GuardFlags,
+    #[command(flatten)]
+    pub rules: RuleFlags,
+    #[command(flatten)]
+    pub rush: RushFlags,
+    #[command(flatten)]
+    pub original: OriginalTurnFlags,
+    #[command(flatten)]
+    pub helpers: HelperBeamFlags,
+    #[command(flatten)]
+    pub log: TurnLogFlags,
+    #[command(flatten)]
+    pub detail: DetailFlags,
+    #[command(flatten)]
+    pub input: InputFlags,
     // `--help` lists `-ut` and `-ai` (declared in `cli.rs`) between `--threads` and
     // `--neighbours`, hence the explicit display order of this group.
     /// `--style default|original`: `original` plays as the original's final run.sh did (the
@@ -471,6 +152,429 @@ pub struct Params {
     #[arg(long = "seed", value_name = "N", default_value_t = D.seed)]
     #[arg(help_heading = heading::ENGINE, display_order = 5, help = "Seed of the random player and of the rush player's tie-breaks")]
     pub seed: u64,
+}
+
+/// My and the enemy's full searches: read by ysai's turn when `--guard-ms` gives it time, and by the original's.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct SearchFlags {
+    /// `-d N` (searchDepth): depth of my full search (the original's maximum is 6).
+    #[arg(long = "d", value_name = "N", default_value_t = D.search.search_depth)]
+    #[arg(help_heading = heading::SEARCH, help = "Depth of my full search (at most 6)")]
+    pub search_depth: usize,
+    /// `-ed N` (enesearchDepth): depth of the enemy full search.
+    #[arg(long = "ed", value_name = "N", default_value_t = D.search.enemy_search_depth)]
+    #[arg(help_heading = heading::SEARCH, help = "Depth of the enemy full search")]
+    pub enemy_search_depth: usize,
+    /// `-tt N` (usett): transposition tables on; `-tt 0` turns them off.
+    #[arg(long = "tt", value_name = "N", action = ArgAction::Set,
+          value_parser = clap::value_parser!(i32).map(|n| n != 0),
+          default_value = if D.search.use_tt { "1" } else { "0" })]
+    #[arg(help_heading = heading::SEARCH, help = "Transposition tables; 0 turns them off")]
+    pub use_tt: bool,
+    /// `--hash MB`: size of the full searches' shared transposition table.
+    #[arg(long = "hash", value_name = "MB", default_value_t = D.search.tt_megabytes)]
+    #[arg(help_heading = heading::SEARCH, help = "Transposition table size in MiB")]
+    pub tt_megabytes: usize,
+    /// `-it` (ignoretime): never reduce search depths when time runs short (§9i).
+    #[arg(long = "it")]
+    #[arg(help_heading = heading::SEARCH,
+          help = "Never reduce the search depth when time runs short")]
+    pub ignore_time: bool,
+    /// `-ai2` (ai2): my full search returns minimax-style values (§9d).
+    #[arg(long = "ai2", default_value_t = D.search.ai2_minimax)]
+    #[arg(help_heading = heading::SEARCH, help = "Minimax-style values in my full search")]
+    pub ai2_minimax: bool,
+    /// `-ai3` (ai3): take the minimum over the enemy-drop and no-drop branches (needs `-ai2`).
+    #[arg(long = "ai3", default_value_t = D.search.ai3_min_over_drops)]
+    #[arg(help_heading = heading::SEARCH,
+          help = "Minimum over the enemy-drop and no-drop branches (needs -ai2)")]
+    pub ai3_min_over_drops: bool,
+    /// `--no-ai2`: my full search keeps the best leaf only, with no minimum over branches.
+    #[arg(long = "no-ai2")]
+    #[arg(help_heading = heading::SEARCH, help = "Turn -ai2 (on by default) off")]
+    pub no_ai2: bool,
+    /// `--no-ai3`: no "enemy attacks / does not" branches.
+    #[arg(long = "no-ai3")]
+    #[arg(help_heading = heading::SEARCH, help = "Turn -ai3 (on by default) off")]
+    pub no_ai3: bool,
+    /// `--ai3-big-attack` (final version): also branch on any enemy attack of 10 or more,
+    /// not only on one that changes who gets a row (the qualifier's rule, the default).
+    #[arg(long = "ai3-big-attack")]
+    #[arg(help_heading = heading::SEARCH,
+          help = "Also branch on any enemy attack of 10+ (the final version's rule)")]
+    pub ai3_big_attack: bool,
+}
+
+/// The full searches' leaf evaluation: read wherever they run.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct EvalFlags {
+    /// `-hl N` (hyouka_limit): evaluation per column of height >= 17 while the gauge is below 80.
+    #[arg(long = "hl", value_name = "N", default_value_t = D.eval.eval_limit)]
+    #[arg(help_heading = heading::EVALUATION,
+          help = "Per column of height >= 17 while the skill gauge is below 80")]
+    pub eval_limit: i32,
+    /// `-emdh X` (enemaydrophyouka): evaluation per "enemy may drop ojama" branch (§10).
+    #[arg(long = "emdh", value_name = "X", default_value_t = D.eval.enemy_may_drop_eval)]
+    #[arg(help_heading = heading::EVALUATION, help = "Per branch where the enemy may drop ojama")]
+    pub enemy_may_drop_eval: f64,
+    /// `-endh X` (enenotdrophyouka): evaluation per "enemy chose not to drop" branch (§10).
+    /// The qualifier's default was 15.
+    #[arg(long = "endh", value_name = "X", default_value_t = D.eval.enemy_not_drop_eval)]
+    #[arg(help_heading = heading::EVALUATION,
+          help = "Per branch where the enemy chose not to drop ojama (qualifier: 15)")]
+    pub enemy_not_drop_eval: f64,
+    /// `-fmcn N` (firstminchainnum): chains shorter than this get `first_min_chain_minus` (§10).
+    #[arg(long = "fmcn", value_name = "N", default_value_t = D.eval.first_min_chain_num)]
+    #[arg(help_heading = heading::EVALUATION,
+          help = "Chains shorter than this get the -fmcm penalty")]
+    pub first_min_chain_num: i32,
+    /// `-fmcm X` (firstminchainminus): penalty for firing a chain below `first_min_chain_num`.
+    #[arg(long = "fmcm", value_name = "X", default_value_t = D.eval.first_min_chain_minus)]
+    #[arg(help_heading = heading::EVALUATION,
+          help = "Penalty for firing a chain shorter than -fmcn")]
+    pub first_min_chain_minus: f64,
+    /// `-smcn N` (secondminchainnum): chains shorter than this get `second_min_chain_minus`.
+    #[arg(long = "smcn", value_name = "N", default_value_t = D.eval.second_min_chain_num)]
+    #[arg(help_heading = heading::EVALUATION,
+          help = "Chains shorter than this get the -smcm penalty")]
+    pub second_min_chain_num: i32,
+    /// `-smcm X` (secondminchainminus): penalty for firing a chain below `second_min_chain_num`.
+    #[arg(long = "smcm", value_name = "X", default_value_t = D.eval.second_min_chain_minus)]
+    #[arg(help_heading = heading::EVALUATION,
+          help = "Penalty for firing a chain shorter than -smcn")]
+    pub second_min_chain_minus: f64,
+    /// `-nes` (calceneskill = false): `false` drops the enemy-skill evaluation term.
+    #[arg(long = "nes", action = ArgAction::SetFalse)]
+    #[arg(help_heading = heading::EVALUATION, help = "Drop the enemy-skill term")]
+    pub calc_enemy_skill: bool,
+}
+
+/// The longest answer: read by every player that thinks.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct ClockFlags {
+    /// `--turn-ms MS`: the longest one answer may take (the qualifier's 20 s). Every time
+    /// budget is also scaled by the game clock left (see `search::timeman`).
+    #[arg(long = "turn-ms", value_name = "MS", default_value_t = D.clock.turn_limit_ms)]
+    #[arg(help_heading = heading::ENGINE, help = "Longest time one answer may take")]
+    pub turn_limit_ms: u64,
+}
+
+/// The first beam (turn 0): read by the beam player, ysai's turn and the original's.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct OpeningBeamFlags {
+    /// `-bd N` (beamsearchDepth): maximum depth of the first chain-building beam.
+    #[arg(long = "bd", value_name = "N", default_value_t = D.opening.beam_depth)]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Maximum depth")]
+    pub beam_depth: usize,
+    /// `-bw N` (beamsearchWidth): first-beam total width per depth.
+    #[arg(long = "bw", value_name = "N", default_value_t = D.opening.beam_width)]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Total width per depth")]
+    pub beam_width: usize,
+    /// `-bcw N` (beamsearchChainWidth): first-beam width per chain bucket.
+    #[arg(long = "bcw", value_name = "N", default_value_t = D.opening.beam_chain_width)]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Width per chain bucket")]
+    pub beam_chain_width: usize,
+    /// `-bminx N` (beamminx): lowest pack x the first beam tries.
+    #[arg(long = "bminx", value_name = "N", default_value_t = D.opening.beam_min_x)]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Lowest pack x tried")]
+    pub beam_min_x: i32,
+    /// `-bmaxx N` (beammaxx): highest pack x the first beam tries.
+    #[arg(long = "bmaxx", value_name = "N", default_value_t = D.opening.beam_max_x)]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Highest pack x tried")]
+    pub beam_max_x: i32,
+    /// `-ftl MS` (firsttimelimit): first-beam time limit, counted from reading the first pack.
+    #[arg(long = "ftl", value_name = "MS", default_value_t = D.opening.first_time_limit_ms)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Time limit, counted from reading the first pack")]
+    pub first_time_limit_ms: u64,
+    /// `--height-cutoff MODE`: how the first beam ranks a node with a column of 14 or more.
+    #[arg(long = "height-cutoff", value_name = "MODE", value_enum,
+          hide_possible_values = true, default_value_t = D.opening.height_cutoff)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Column of 14+: off, qualifier (node worth 0), final")]
+    pub height_cutoff: HeightCutoff,
+    /// `--beam-eval ysai|potential`: what the first and per-turn beams rank nodes by.
+    #[arg(long = "beam-eval", value_name = "ysai|potential", value_enum,
+          hide_possible_values = true, default_value_t = D.opening.beam_eval)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Node rank of the first and per-turn beams: ysai (next pack's chains), potential (erase one block)")]
+    pub beam_eval: BeamEvalKind,
+    /// `--beam-nodes N`: node budget of every beam (0 = none). With a budget the beams stop
+    /// at a depth boundary and return the same plan at any thread count.
+    #[arg(long = "beam-nodes", value_name = "N", default_value_t = D.opening.beam_nodes)]
+    #[arg(help_heading = heading::FIRST_BEAM,
+          help = "Node budget of every beam (reproducible); 0 = none")]
+    pub beam_nodes: u64,
+}
+
+/// The chain the first beam aims at and stops on: read by the beam player and the original's turn.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct PlanTargetFlags {
+    /// `-bcm N` (beamChainmax1): target chain of the first beam; `<= 0` disables the target.
+    #[arg(long = "bcm", value_name = "N", default_value_t = D.target.beam_chain_max)]
+    #[arg(help_heading = heading::PLAN_TARGET, help = "Target chain; <= 0 disables the target")]
+    pub beam_chain_max: i32,
+    /// `-bcm- N` (beamChainmaxminus): once the target is found, keep buckets `>= target + N`.
+    /// The final version clamped a parsed positive N to 0 while the unparsed default 1 stays 1;
+    /// the qualifier kept buckets `>= best - N` unclamped. The raw value is kept here.
+    #[arg(long = "bcm-", value_name = "N", default_value_t = D.target.beam_chain_max_minus)]
+    #[arg(help_heading = heading::PLAN_TARGET,
+          help = "Once the target is found, keep chain buckets >= target + N")]
+    pub beam_chain_max_minus: i32,
+    /// `-bcm2 N` (beamChainmax2): stop the first beam once its best chain is `>= N`; `<= 0`: never.
+    #[arg(long = "bcm2", value_name = "N", default_value_t = D.target.beam_chain_max2)]
+    #[arg(help_heading = heading::PLAN_TARGET,
+          help = "Stop once the best chain is >= N; <= 0 never stops")]
+    pub beam_chain_max2: i32,
+    /// `-sbcm` (stopbeamChainmax): stop the first beam at the depth that first reaches the target.
+    #[arg(long = "sbcm")]
+    #[arg(help_heading = heading::PLAN_TARGET,
+          help = "Stop at the depth where the target chain is first reached")]
+    pub stop_beam_at_chain_max: bool,
+}
+
+/// The per-turn beams' size: read by the beam player, ysai's turn and the original's.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct TurnBeamFlags {
+    /// `-nbw N` (nextbeamsearchWidth): per-turn beam width.
+    #[arg(long = "nbw", value_name = "N", default_value_t = D.turn_beams.next_beam_width)]
+    #[arg(help_heading = heading::TURN_BEAMS, help = "Width")]
+    pub next_beam_width: usize,
+    /// `-nbcw N` (nextbeamsearchChainWidth): per-turn beam width per chain bucket.
+    #[arg(long = "nbcw", value_name = "N", default_value_t = D.turn_beams.next_beam_chain_width)]
+    #[arg(help_heading = heading::TURN_BEAMS, help = "Width per chain bucket")]
+    pub next_beam_chain_width: usize,
+    /// `-nbd N` (nextbeamsearchDepth): per-turn beam depth (also the enemy beam of §9g).
+    #[arg(long = "nbd", value_name = "N", default_value_t = D.turn_beams.next_beam_depth)]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Depth (also of the enemy beam of the skill-mode decision)")]
+    pub next_beam_depth: usize,
+}
+
+/// The per-turn beams' time and aim, which ysai's turn sets from its own clock and plan: read by the beam player and the original's turn.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct TurnBeamLimitFlags {
+    /// `-nftl MS` (nextfirsttimelimit): per-turn beam time.
+    #[arg(long = "nftl", value_name = "MS", default_value_t = D.turn_beam_limits.next_beam_time_ms)]
+    #[arg(help_heading = heading::TURN_BEAMS, help = "Time per turn")]
+    pub next_beam_time_ms: u64,
+    /// `--nbtmax N`: the per-turn beam aims at a 10-chain while my best chain on the first move
+    /// is at most N (the qualifier used 10, the final 7).
+    #[arg(long = "nbtmax", value_name = "N", default_value_t = D.turn_beam_limits.next_beam_target_max)]
+    #[arg(help_heading = heading::TURN_BEAMS,
+          help = "Aim at a 10-chain while my best chain is <= N")]
+    pub next_beam_target_max: i32,
+}
+
+/// The beam that looks for the opponent's answer: read by ysai's turn and the original's.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct AnswerBeamFlags {
+    /// `-ebw N` (enebeamsearchWidth): counter analysis, enemy beam width (§9e).
+    #[arg(long = "ebw", value_name = "N", default_value_t = D.answer_beam.enemy_beam_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: enemy beam width")]
+    pub enemy_beam_width: usize,
+    /// `-ebcw N` (enebeamsearchChainWidth): counter analysis, width per chain bucket.
+    #[arg(long = "ebcw", value_name = "N", default_value_t = D.answer_beam.enemy_beam_chain_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: width per chain bucket")]
+    pub enemy_beam_chain_width: usize,
+}
+
+/// The full search's time in ysai's turn.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct GuardFlags {
+    /// `--guard-ms MS`: what ysai's full search may take each turn from turn 8 at the
+    /// qualifier's clock (scaled like every budget); 0 = no search, a plan's move stands if it
+    /// survives the turn.
+    #[arg(long = "guard-ms", value_name = "MS", default_value_t = D.guard.guard_ms)]
+    #[arg(help_heading = heading::YSAI_TURN,
+          help = "The full search's time each turn from turn 8 (scaled); 0 = none, a plan's move stands if it survives the turn")]
+    pub guard_ms: u64,
+}
+
+/// Switches of the champion's rules: read by ysai's turn and the rush player.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct RuleFlags {
+    /// `--no-counter-plan`: ysai (and the rush player) does not answer a spike in the opponent's threat
+    /// with a counter plan (an ablation switch: the rule is part of the champion's design).
+    #[arg(long = "no-counter-plan")]
+    #[arg(help_heading = heading::YSAI_TURN,
+          help = "No counter plan when the opponent's threat spikes (ablation)")]
+    pub no_counter_plan: bool,
+    /// `--no-hold-fire`: ysai (and the rush player) fires its plan without checking the opponent's answer
+    /// to the attack first.
+    #[arg(long = "no-hold-fire")]
+    #[arg(help_heading = heading::YSAI_TURN,
+          help = "Fire without checking whether the opponent answers bigger (ablation)")]
+    pub no_hold_fire: bool,
+    /// `--no-outbuild`: ysai (and the rush player) does not out-build an opponent that keeps a high
+    /// trigger waiting.
+    #[arg(long = "no-outbuild")]
+    #[arg(help_heading = heading::YSAI_TURN,
+          help = "Do not out-build an opponent waiting on a high trigger (ablation)")]
+    pub no_outbuild: bool,
+}
+
+/// What only the rush player reads.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct RushFlags {
+    /// `--late-game`: below its reserve the rush player's searches take an eighth of the time
+    /// left (instead of one second scaled to it), and it still answers threat spikes and
+    /// checks the opponent's answer before firing.
+    #[arg(long = "late-game", default_value_t = D.rush.rush_late_game)]
+    #[arg(help_heading = heading::RUSH,
+          help = "Rush player: below the reserve, searches take 1/8 of the time left and the counter rules stay on")]
+    pub rush_late_game: bool,
+}
+
+/// The original's own turn (`--style original`): its plan acceptance, per-turn beam and skill-mode rules, and counter analysis.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct OriginalTurnFlags {
+    /// `-ncfc` (checkfirstchain = false): `false` skips the counter-attack analysis (§9e).
+    #[arg(long = "ncfc", action = ArgAction::SetFalse)]
+    #[arg(help_heading = heading::ORIGINAL_TURN,
+          help = "Skip the counter-attack analysis of the enemy's chains")]
+    pub check_first_chain: bool,
+    /// `-btl MS` (beamtimelimit): deadline for the final sort and selection of any beam.
+    #[arg(long = "btl", value_name = "MS", default_value_t = D.original.beam_time_limit_ms)]
+    #[arg(help_heading = heading::ORIGINAL_TURN,
+          help = "Deadline for the final selection of any beam")]
+    pub beam_time_limit_ms: u64,
+    /// `-bihmax N` (beamIgnoreHyoukamax): plan-acceptance threshold (§9h).
+    #[arg(long = "bihmax", value_name = "N", default_value_t = D.original.beam_ignore_eval_max)]
+    #[arg(help_heading = heading::ORIGINAL_TURN, help = "Plan acceptance: upper evaluation threshold")]
+    pub beam_ignore_eval_max: i32,
+    /// `-bihmin N` (beamIgnoreHyoukamin): plan-acceptance threshold (§9h).
+    #[arg(long = "bihmin", value_name = "N", default_value_t = D.original.beam_ignore_eval_min)]
+    #[arg(help_heading = heading::ORIGINAL_TURN, help = "Plan acceptance: lower evaluation threshold")]
+    pub beam_ignore_eval_min: i32,
+    /// `-bihd N` (beamIgnoreHyoukadiff): plan-acceptance margin (§9h).
+    #[arg(long = "bihd", value_name = "N", default_value_t = D.original.beam_ignore_eval_diff)]
+    #[arg(help_heading = heading::ORIGINAL_TURN,
+          help = "Plan acceptance: margin to the best full-search move")]
+    pub beam_ignore_eval_diff: i32,
+    /// `-nc` (nextchain): run a beam every turn once the first plan is over, and allow skill mode.
+    #[arg(long = "nc", default_value_t = D.original.next_chain)]
+    #[arg(help_heading = heading::ORIGINAL_TURN,
+          help = "Run a chain beam every turn after the first plan, and allow skill mode")]
+    pub next_chain: bool,
+    /// `--no-nc`: no per-turn beams and no skill mode once the first plan is over.
+    #[arg(long = "no-nc")]
+    #[arg(help_heading = heading::ORIGINAL_TURN, help = "Turn -nc (on by default) off")]
+    pub no_nc: bool,
+    /// `--skill-mode-final`: enter skill mode whenever my best chain is below 7 (the final
+    /// version's extra rule); by default only the qualifier's tests apply.
+    #[arg(long = "skill-mode-final")]
+    #[arg(help_heading = heading::ORIGINAL_TURN,
+          help = "Also enter skill mode when my best chain is below 7 (final version)")]
+    pub skill_mode_final: bool,
+    /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
+    #[arg(long = "nbminc", value_name = "N", default_value_t = D.original.next_beam_min_chain)]
+    #[arg(help_heading = heading::ORIGINAL_TURN,
+          help = "Consider skill mode when no chain of this size is reachable")]
+    pub next_beam_min_chain: i32,
+    /// `-nbihd N` (nextbeamIgnoreHyoukadiff): per-turn beam acceptance margin (§9h).
+    #[arg(long = "nbihd", value_name = "N", default_value_t = D.original.next_beam_ignore_eval_diff)]
+    #[arg(help_heading = heading::ORIGINAL_TURN,
+          help = "Acceptance margin to the best full-search move")]
+    pub next_beam_ignore_eval_diff: i32,
+    /// `-fsm` (firstskillmode): start the game in skill mode.
+    #[arg(long = "fsm")]
+    #[arg(help_heading = heading::ORIGINAL_TURN, help = "Start the game in skill mode")]
+    pub first_skill_mode: bool,
+}
+
+/// The original's helper beams: counter analysis, skill-mode decision, safety and skill.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct HelperBeamFlags {
+    /// `-ebd N` (enebeamsearchDepth): counter analysis, depth of the first enemy beam.
+    #[arg(long = "ebd", value_name = "N", default_value_t = D.helpers.enemy_beam_depth)]
+    #[arg(help_heading = heading::HELPER_BEAMS,
+          help = "Counter analysis: depth of the first enemy beam")]
+    pub enemy_beam_depth: usize,
+    /// `-ebt MS` (enebeamsearchlimit): counter analysis, time per beam.
+    #[arg(long = "ebt", value_name = "MS", default_value_t = D.helpers.enemy_beam_time_ms)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: time per beam")]
+    pub enemy_beam_time_ms: u64,
+    /// `-nebw N` (nextenebeamsearchWidth): enemy beam width for the skill-mode decision (§9g).
+    #[arg(long = "nebw", value_name = "N", default_value_t = D.helpers.next_enemy_beam_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill-mode decision: enemy beam width")]
+    pub next_enemy_beam_width: usize,
+    /// `-nebcw N` (nextenebeamsearchChainWidth): that beam's width per chain bucket.
+    #[arg(long = "nebcw", value_name = "N", default_value_t = D.helpers.next_enemy_beam_chain_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS,
+          help = "Skill-mode decision: width per chain bucket")]
+    pub next_enemy_beam_chain_width: usize,
+    /// `-nebt MS` (nextenebeamsearchlimit): that beam's time.
+    #[arg(long = "nebt", value_name = "MS", default_value_t = D.helpers.next_enemy_beam_time_ms)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill-mode decision: time")]
+    pub next_enemy_beam_time_ms: u64,
+    /// `-dbw N` (droppedbeamsearchWidth): safety beam width (§9f).
+    #[arg(long = "dbw", value_name = "N", default_value_t = D.helpers.dropped_beam_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS,
+          help = "Safety beam (enemy attacks during my plan): width")]
+    pub dropped_beam_width: usize,
+    /// `-dbcw N` (droppedbeamsearchChainWidth): safety beam width per chain bucket.
+    #[arg(long = "dbcw", value_name = "N", default_value_t = D.helpers.dropped_beam_chain_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Safety beam: width per chain bucket")]
+    pub dropped_beam_chain_width: usize,
+    /// `-dbd N` (droppedbeamsearchDepth): safety beam depth.
+    #[arg(long = "dbd", value_name = "N", default_value_t = D.helpers.dropped_beam_depth)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Safety beam: depth")]
+    pub dropped_beam_depth: usize,
+    /// `-dbt MS` (droppedbeamsearchlimit): safety beam time, per drop depth.
+    #[arg(long = "dbt", value_name = "MS", default_value_t = D.helpers.dropped_beam_time_ms)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Safety beam: time per drop depth")]
+    pub dropped_beam_time_ms: u64,
+    /// `-sbw N` (skillbeamsearchWidth): skill beam width (§9g).
+    #[arg(long = "sbw", value_name = "N", default_value_t = D.helpers.skill_beam_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: width")]
+    pub skill_beam_width: usize,
+    /// `-sbcw N` (skillbeamsearchChainWidth): skill beam width per chain bucket.
+    #[arg(long = "sbcw", value_name = "N", default_value_t = D.helpers.skill_beam_chain_width)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: width per chain bucket")]
+    pub skill_beam_chain_width: usize,
+    /// `-sbd N` (skillbeamsearchDepth): skill beam depth.
+    #[arg(long = "sbd", value_name = "N", default_value_t = D.helpers.skill_beam_depth)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: depth")]
+    pub skill_beam_depth: usize,
+    /// `-sbt MS` (skillbeamsearchlimit): skill beam time.
+    #[arg(long = "sbt", value_name = "MS", default_value_t = D.helpers.skill_beam_time_ms)]
+    #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: time")]
+    pub skill_beam_time_ms: u64,
+}
+
+/// The `-tm` line: read by ysai's turn, the original's and the rush player.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct TurnLogFlags {
+    /// `-tm` (turndebugmsg): the parameter dump and one debug line per turn on stderr; `-m`
+    /// sets it too (as a default, so that `-tm` does not count as given).
+    #[arg(long = "tm", default_value_if("debug_msg", "true", "true"))]
+    #[arg(help_heading = heading::DEBUG,
+          help = "Parameter dump and one debug line per turn on stderr")]
+    pub turn_debug_msg: bool,
+}
+
+/// The `-m` block: read by ysai's turn and the original's.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct DetailFlags {
+    /// `-m` (debugmsg): verbose debug output with both fields every turn (§14); implies `-tm`.
+    #[arg(long = "m")]
+    #[arg(help_heading = heading::DEBUG,
+          help = "Verbose debug output with both fields every turn (implies -tm)")]
+    pub debug_msg: bool,
+}
+
+/// Which game and turn of the input to answer: read by every player.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct InputFlags {
+    /// `-g N` (checkgame): play game N (0-based) of a multi-game input; `-1` and 0: the first.
+    #[arg(long = "g", value_name = "N", default_value_t = D.input.check_game)]
+    #[arg(help_heading = heading::DEBUG, help = "Play game N (0-based) of a multi-game input file")]
+    pub check_game: i32,
+    /// `-t N` (checkturn): compute and output only turn N; `-1`: every turn.
+    #[arg(long = "t", value_name = "N", default_value_t = D.input.check_turn)]
+    #[arg(help_heading = heading::DEBUG, help = "Compute and output only turn N; -1: every turn")]
+    pub check_turn: i32,
 }
 
 /// Flags of the original versions that are accepted, so that their command lines still run,
@@ -548,84 +652,106 @@ pub const COMPATIBILITY_FLAGS: &[&str] = &[
 impl Params {
     /// The defaults as a constant, so that the command line can show them in `--help`.
     pub const DEFAULT: Params = Params {
-        search_depth: 4,
-        enemy_search_depth: 4,
-        use_tt: true,
-        tt_megabytes: 64,
-        turn_limit_ms: 20_000,
-        ignore_time: false,
-        ai2_minimax: true,
-        ai3_min_over_drops: true,
-        no_ai2: false,
-        no_ai3: false,
-        ai3_big_attack: false,
-        check_first_chain: true,
-
-        beam_depth: 16,
-        beam_width: 5000,
-        beam_chain_width: 1500,
-        beam_chain_max: 12,
-        beam_chain_max_minus: -1,
-        beam_chain_max2: 16,
-        stop_beam_at_chain_max: false,
-        beam_min_x: 2,
-        beam_max_x: 6,
-        first_time_limit_ms: 19_000,
-        height_cutoff: HeightCutoff::Qualifier,
-        beam_eval: BeamEvalKind::Potential,
-        beam_nodes: 0,
-        beam_time_limit_ms: 19_250,
-        beam_ignore_eval_max: 70,
-        beam_ignore_eval_min: 70,
-        beam_ignore_eval_diff: 35,
-
-        next_chain: true,
-        no_nc: false,
-        skill_mode_final: false,
-        next_beam_width: 700,
-        next_beam_chain_width: 350,
-        next_beam_depth: 10,
-        next_beam_time_ms: 1350,
-        next_beam_target_max: 10,
-        guard_ms: 1_000,
-        rush_late_game: false,
-        no_counter_plan: false,
-        no_hold_fire: false,
-        no_outbuild: false,
-        next_beam_min_chain: 9,
-        next_beam_ignore_eval_diff: 10,
-        first_skill_mode: false,
-
-        enemy_beam_width: 500,
-        enemy_beam_chain_width: 200,
-        enemy_beam_depth: 5,
-        enemy_beam_time_ms: 500,
-        next_enemy_beam_width: 500,
-        next_enemy_beam_chain_width: 200,
-        next_enemy_beam_time_ms: 500,
-        dropped_beam_width: 200,
-        dropped_beam_chain_width: 75,
-        dropped_beam_depth: 7,
-        dropped_beam_time_ms: 350,
-        skill_beam_width: 1000,
-        skill_beam_chain_width: 200,
-        skill_beam_depth: 10,
-        skill_beam_time_ms: 500,
-
-        eval_limit: -200,
-        enemy_may_drop_eval: -5.0,
-        enemy_not_drop_eval: 15.0,
-        first_min_chain_num: 10,
-        first_min_chain_minus: -10.0,
-        second_min_chain_num: 9,
-        second_min_chain_minus: -5.0,
-        calc_enemy_skill: true,
-
-        debug_msg: false,
-        turn_debug_msg: false,
-        check_game: -1,
-        check_turn: -1,
-
+        search: SearchFlags {
+            search_depth: 4,
+            enemy_search_depth: 4,
+            use_tt: true,
+            tt_megabytes: 64,
+            ignore_time: false,
+            ai2_minimax: true,
+            ai3_min_over_drops: true,
+            no_ai2: false,
+            no_ai3: false,
+            ai3_big_attack: false,
+        },
+        eval: EvalFlags {
+            eval_limit: -200,
+            enemy_may_drop_eval: -5.0,
+            enemy_not_drop_eval: 15.0,
+            first_min_chain_num: 10,
+            first_min_chain_minus: -10.0,
+            second_min_chain_num: 9,
+            second_min_chain_minus: -5.0,
+            calc_enemy_skill: true,
+        },
+        clock: ClockFlags {
+            turn_limit_ms: 20_000,
+        },
+        opening: OpeningBeamFlags {
+            beam_depth: 16,
+            beam_width: 5000,
+            beam_chain_width: 1500,
+            beam_min_x: 2,
+            beam_max_x: 6,
+            first_time_limit_ms: 19_000,
+            height_cutoff: HeightCutoff::Qualifier,
+            beam_eval: BeamEvalKind::Potential,
+            beam_nodes: 0,
+        },
+        target: PlanTargetFlags {
+            beam_chain_max: 12,
+            beam_chain_max_minus: -1,
+            beam_chain_max2: 16,
+            stop_beam_at_chain_max: false,
+        },
+        turn_beams: TurnBeamFlags {
+            next_beam_width: 700,
+            next_beam_chain_width: 350,
+            next_beam_depth: 10,
+        },
+        turn_beam_limits: TurnBeamLimitFlags {
+            next_beam_time_ms: 1350,
+            next_beam_target_max: 10,
+        },
+        answer_beam: AnswerBeamFlags {
+            enemy_beam_width: 500,
+            enemy_beam_chain_width: 200,
+        },
+        guard: GuardFlags { guard_ms: 1_000 },
+        rules: RuleFlags {
+            no_counter_plan: false,
+            no_hold_fire: false,
+            no_outbuild: false,
+        },
+        rush: RushFlags {
+            rush_late_game: false,
+        },
+        original: OriginalTurnFlags {
+            check_first_chain: true,
+            beam_time_limit_ms: 19_250,
+            beam_ignore_eval_max: 70,
+            beam_ignore_eval_min: 70,
+            beam_ignore_eval_diff: 35,
+            next_chain: true,
+            no_nc: false,
+            skill_mode_final: false,
+            next_beam_min_chain: 9,
+            next_beam_ignore_eval_diff: 10,
+            first_skill_mode: false,
+        },
+        helpers: HelperBeamFlags {
+            enemy_beam_depth: 5,
+            enemy_beam_time_ms: 500,
+            next_enemy_beam_width: 500,
+            next_enemy_beam_chain_width: 200,
+            next_enemy_beam_time_ms: 500,
+            dropped_beam_width: 200,
+            dropped_beam_chain_width: 75,
+            dropped_beam_depth: 7,
+            dropped_beam_time_ms: 350,
+            skill_beam_width: 1000,
+            skill_beam_chain_width: 200,
+            skill_beam_depth: 10,
+            skill_beam_time_ms: 500,
+        },
+        log: TurnLogFlags {
+            turn_debug_msg: false,
+        },
+        detail: DetailFlags { debug_msg: false },
+        input: InputFlags {
+            check_game: -1,
+            check_turn: -1,
+        },
         threads: 0,
         player: PlayerKind::Full,
         neighbours: NeighbourMode::Shift,
@@ -644,8 +770,8 @@ impl Params {
     /// The chain the original's plans aim at and the beam player fires: `-bcm`, or 12 when
     /// that is off.
     pub fn target_chain(&self) -> u32 {
-        if self.beam_chain_max > 0 {
-            self.beam_chain_max as u32
+        if self.target.beam_chain_max > 0 {
+            self.target.beam_chain_max as u32
         } else {
             12
         }
@@ -654,7 +780,7 @@ impl Params {
     /// Whether the full AI runs its full search: the original's turn always does; ysai's
     /// turn when `--guard-ms` gives it time.
     pub fn full_search_runs(&self) -> bool {
-        self.plays_original() || self.guard_ms > 0
+        self.plays_original() || self.guard.guard_ms > 0
     }
 
     /// `--style original`: every play setting this program retuned goes back to the
@@ -662,13 +788,13 @@ impl Params {
     pub fn original_style(&mut self, given: &[String]) {
         let keep = |flag: &str| given.iter().any(|g| g == flag);
         if !keep("beam-eval") {
-            self.beam_eval = BeamEvalKind::Ysai;
+            self.opening.beam_eval = BeamEvalKind::Ysai;
         }
         if !keep("bcm") {
-            self.beam_chain_max = 12;
+            self.target.beam_chain_max = 12;
         }
         if !keep("bcm2") {
-            self.beam_chain_max2 = 16;
+            self.target.beam_chain_max2 = 16;
         }
     }
 }

@@ -131,7 +131,7 @@ fn full_ai_uses(params: &Params, flag: &str) -> bool {
     if params.plays_original() {
         return !(RUSH_SETTINGS.contains(&flag) || flag == "guard-ms");
     }
-    let searched = params.guard_ms > 0
+    let searched = params.guard.guard_ms > 0
         && search_only_flags().contains(flag)
         && !ORIGINAL_TURN_FLAGS.contains(&flag)
         && flag != "fsm";
@@ -272,8 +272,8 @@ pub fn play<N: Neighbourhood>(
 
 /// `-g N` keeps game N only; `-t T` keeps turn T only.
 fn selected(params: &Params, game: usize, turn: &TurnInput) -> bool {
-    let game_ok = params.check_game < 0 || params.check_game as usize == game;
-    let turn_ok = params.check_turn < 0 || params.check_turn as u32 == turn.turn;
+    let game_ok = params.input.check_game < 0 || params.input.check_game as usize == game;
+    let turn_ok = params.input.check_turn < 0 || params.input.check_turn as u32 == turn.turn;
     game_ok && turn_ok
 }
 
@@ -345,6 +345,7 @@ fn answer(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::GuardFlags;
     use crate::params::Style;
 
     fn flags(names: &[&str]) -> Vec<String> {
@@ -386,7 +387,7 @@ mod tests {
         let full = |style, guard_ms| {
             let params = Params {
                 style,
-                guard_ms,
+                guard: GuardFlags { guard_ms },
                 ..Params::default()
             };
             flags_without_effect(&params, &flags(&given))

@@ -5,7 +5,10 @@ mod common;
 
 use common::Snapshot;
 
-use ysai::params::Params;
+use ysai::params::{
+    ClockFlags, DetailFlags, HelperBeamFlags, OpeningBeamFlags, Params, SearchFlags,
+    TurnBeamLimitFlags,
+};
 use ysai::policy::original::{Decider, Reason};
 use ysai::search::plan::Plan;
 use ysai::sim::{Action, PlayerState, Shift};
@@ -27,16 +30,28 @@ const SNAPSHOTS: &[&str] = &[
 fn reproducible() -> Params {
     const LIFTED_MS: u64 = 1_000_000;
     Params {
-        beam_nodes: 1500,
-        beam_width: 400,
-        beam_chain_width: 150,
-        turn_limit_ms: 40_000,
-        first_time_limit_ms: LIFTED_MS,
-        next_beam_time_ms: LIFTED_MS,
-        enemy_beam_time_ms: LIFTED_MS,
-        next_enemy_beam_time_ms: LIFTED_MS,
-        dropped_beam_time_ms: LIFTED_MS,
-        skill_beam_time_ms: LIFTED_MS,
+        opening: OpeningBeamFlags {
+            beam_nodes: 1500,
+            beam_width: 400,
+            beam_chain_width: 150,
+            first_time_limit_ms: LIFTED_MS,
+            ..Params::DEFAULT.opening
+        },
+        clock: ClockFlags {
+            turn_limit_ms: 40_000,
+            ..Params::DEFAULT.clock
+        },
+        turn_beam_limits: TurnBeamLimitFlags {
+            next_beam_time_ms: LIFTED_MS,
+            ..Params::DEFAULT.turn_beam_limits
+        },
+        helpers: HelperBeamFlags {
+            enemy_beam_time_ms: LIFTED_MS,
+            next_enemy_beam_time_ms: LIFTED_MS,
+            dropped_beam_time_ms: LIFTED_MS,
+            skill_beam_time_ms: LIFTED_MS,
+            ..Params::DEFAULT.helpers
+        },
         ..Params::default()
     }
 }
@@ -96,10 +111,16 @@ fn the_first_turn_plays_the_plan() {
 #[test]
 fn the_reported_line_ends_in_the_value_of_the_move() {
     let params = Params {
-        debug_msg: true,
-        ai3_min_over_drops: false,
-        search_depth: 3,
-        enemy_search_depth: 3,
+        detail: DetailFlags {
+            debug_msg: true,
+            ..reproducible().detail
+        },
+        search: SearchFlags {
+            ai3_min_over_drops: false,
+            search_depth: 3,
+            enemy_search_depth: 3,
+            ..reproducible().search
+        },
         ..reproducible()
     };
     let mut checked = 0;

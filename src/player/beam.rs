@@ -35,8 +35,8 @@ impl<N: Neighbourhood> BeamPlayer<N> {
     fn first_plan(&mut self, view: &Position<'_>, start: Instant) {
         let mut config = BeamConfig::first_beam(&self.params);
         config.deadline = Some(
-            Clock::of(view, self.params.turn_limit_ms)
-                .deadline(start, self.params.first_time_limit_ms),
+            Clock::of(view, self.params.clock.turn_limit_ms)
+                .deadline(start, self.params.opening.first_time_limit_ms),
         );
         let result = beam_search::<N>(root(view), &config);
         self.plan = Some(Plan::new::<N>(view.turn, view.me, view.packs, result.plan));
@@ -49,8 +49,8 @@ impl<N: Neighbourhood> BeamPlayer<N> {
         first_move_chain: u32,
     ) -> Option<Action> {
         let mut config = BeamConfig::turn_beam(&self.params, first_move_chain);
-        let budget =
-            Clock::of(view, self.params.turn_limit_ms).budget(self.params.next_beam_time_ms);
+        let budget = Clock::of(view, self.params.clock.turn_limit_ms)
+            .budget(self.params.turn_beam_limits.next_beam_time_ms);
         if budget < MIN_BEAM && config.node_budget.is_none() {
             return None;
         }

@@ -18,8 +18,8 @@ impl<N: Neighbourhood> OriginalPlayer<N> {
     pub fn new(params: &Params) -> Self {
         OriginalPlayer {
             decider: Decider::new(params),
-            report: params.turn_debug_msg,
-            detail: params.debug_msg,
+            report: params.log.turn_debug_msg,
+            detail: params.detail.debug_msg,
         }
     }
 }

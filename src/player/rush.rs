@@ -58,9 +58,9 @@ struct CounterRules {
 impl CounterRules {
     fn of(params: &Params) -> Self {
         CounterRules {
-            plan: !params.no_counter_plan,
-            hold_fire: !params.no_hold_fire,
-            outbuild: !params.no_outbuild,
+            plan: !params.rules.no_counter_plan,
+            hold_fire: !params.rules.no_hold_fire,
+            outbuild: !params.rules.no_outbuild,
         }
     }
 }
@@ -93,10 +93,10 @@ enum Why {
 impl<N: Neighbourhood> RushPlayer<N> {
     pub fn new(params: &Params) -> Self {
         RushPlayer {
-            turn_limit_ms: params.turn_limit_ms,
+            turn_limit_ms: params.clock.turn_limit_ms,
             seed: params.seed,
-            report: params.turn_debug_msg,
-            late_game: params.rush_late_game,
+            report: params.log.turn_debug_msg,
+            late_game: params.rush.rush_late_game,
             rules: CounterRules::of(params),
             plan: None,
             threats: Threats::default(),
@@ -315,6 +315,7 @@ fn turn_line<N: Neighbourhood>(
 mod tests {
     use super::*;
     use crate::arena::packs::{generate, Signature};
+    use crate::params::{ClockFlags, RuleFlags, RushFlags};
     use crate::policy::rules::SPIKE_EARLY;
     use crate::search::potential::erase_potential;
     use crate::sim::{Field, Pack, PreparedPack, Shift};
@@ -342,7 +343,10 @@ mod tests {
     #[test]
     fn plan_searches_are_scaled_to_the_clock_and_short_below_the_reserve() {
         let params = Params {
-            turn_limit_ms: 5_000,
+            clock: ClockFlags {
+                turn_limit_ms: 5_000,
+                ..Params::DEFAULT.clock
+            },
             ..Params::default()
         };
         let me = PlayerState::default();
@@ -368,7 +372,10 @@ mod tests {
         let packs = packs([[1, 2], [3, 4]], 2);
         let mut v = view(20, &packs, &me, &me);
         let champion = Params {
-            rush_late_game: false,
+            rush: RushFlags {
+                rush_late_game: false,
+                ..Params::DEFAULT.rush
+            },
             ..Params::default()
         };
         let mut player = RushPlayer::<Shift>::new(&champion);
@@ -413,7 +420,10 @@ mod tests {
             .collect();
         let v = view(5, &packs, &me, &me);
         let params = |on: bool| Params {
-            no_counter_plan: !on,
+            rules: RuleFlags {
+                no_counter_plan: !on,
+                ..Params::DEFAULT.rules
+            },
             ..Params::default()
         };
         acts_only_when_switched_on(params, |player| {
@@ -452,7 +462,10 @@ mod tests {
             ojama: ojama_of(1),
         };
         let params = |on: bool| Params {
-            no_hold_fire: !on,
+            rules: RuleFlags {
+                no_hold_fire: !on,
+                ..Params::DEFAULT.rules
+            },
             ..Params::default()
         };
         acts_only_when_switched_on(params, |player| {
@@ -473,7 +486,10 @@ mod tests {
         assert_eq!((potential.chain, potential.trigger), (1, Some((0, 5))));
         let v = view(5, &packs, &me, &opponent);
         let params = |on: bool| Params {
-            no_outbuild: !on,
+            rules: RuleFlags {
+                no_outbuild: !on,
+                ..Params::DEFAULT.rules
+            },
             ..Params::default()
         };
         acts_only_when_switched_on(params, |player| {

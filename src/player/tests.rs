@@ -1,4 +1,5 @@
 use super::*;
+use crate::params::{OpeningBeamFlags, PlanTargetFlags, TurnBeamFlags};
 use crate::sim::{Field, Pack, PlayerState, PreparedPack, Shift};
 
 fn field(rows: &[&str]) -> Field {
@@ -117,14 +118,23 @@ fn random_player_is_reproducible_legal_and_uses_every_action() {
 
 fn beam_params(fire_chain: i32) -> crate::params::Params {
     crate::params::Params {
-        beam_width: 60,
-        beam_chain_width: 20,
-        beam_depth: 8,
-        beam_chain_max: fire_chain,
-        next_beam_width: 40,
-        next_beam_chain_width: 15,
-        next_beam_depth: 4,
-        beam_nodes: 4_000,
+        opening: OpeningBeamFlags {
+            beam_width: 60,
+            beam_chain_width: 20,
+            beam_depth: 8,
+            beam_nodes: 4_000,
+            ..crate::params::Params::default().opening
+        },
+        target: PlanTargetFlags {
+            beam_chain_max: fire_chain,
+            ..crate::params::Params::default().target
+        },
+        turn_beams: TurnBeamFlags {
+            next_beam_width: 40,
+            next_beam_chain_width: 15,
+            next_beam_depth: 4,
+            ..crate::params::Params::default().turn_beams
+        },
         ..crate::params::Params::default()
     }
 }

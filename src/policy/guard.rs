@@ -54,19 +54,20 @@ impl Guard {
     pub fn new(params: &Params) -> Self {
         Guard {
             tt: params
+                .search
                 .use_tt
-                .then(|| TranspositionTable::new(params.tt_megabytes)),
+                .then(|| TranspositionTable::new(params.search.tt_megabytes)),
             eval: EvalContext::new(params),
             model: EnemyModel {
-                branch: params.ai2_minimax && params.ai3_min_over_drops,
-                branch_on_big_attack: params.ai3_big_attack,
+                branch: params.search.ai2_minimax && params.search.ai3_min_over_drops,
+                branch_on_big_attack: params.search.ai3_big_attack,
             },
             depths: (
-                params.search_depth.clamp(1, MAX_DEPTH),
-                params.enemy_search_depth.min(MAX_DEPTH),
+                params.search.search_depth.clamp(1, MAX_DEPTH),
+                params.search.enemy_search_depth.min(MAX_DEPTH),
             ),
-            ignore_time: params.ignore_time,
-            turn_limit_ms: params.turn_limit_ms,
+            ignore_time: params.search.ignore_time,
+            turn_limit_ms: params.clock.turn_limit_ms,
         }
     }
 

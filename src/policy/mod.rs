@@ -139,16 +139,22 @@ impl<N: Neighbourhood> Ysai<N> {
         Ysai {
             params: params.clone(),
             widths: Widths {
-                opening: (params.beam_width, params.beam_chain_width),
-                turn: (params.next_beam_width, params.next_beam_chain_width),
-                answer: (params.enemy_beam_width, params.enemy_beam_chain_width),
+                opening: (params.opening.beam_width, params.opening.beam_chain_width),
+                turn: (
+                    params.turn_beams.next_beam_width,
+                    params.turn_beams.next_beam_chain_width,
+                ),
+                answer: (
+                    params.answer_beam.enemy_beam_width,
+                    params.answer_beam.enemy_beam_chain_width,
+                ),
             },
-            guard: (params.guard_ms > 0).then(|| Guard::new(params)),
+            guard: (params.guard.guard_ms > 0).then(|| Guard::new(params)),
             plan: None,
             threats: Threats::default(),
             against_bomber: false,
             outbuilt: None,
-            report: params.turn_debug_msg,
+            report: params.log.turn_debug_msg,
             neighbours: PhantomData,
         }
     }
@@ -161,9 +167,9 @@ impl<N: Neighbourhood> Ysai<N> {
     /// Decides this turn's move.
     pub fn turn(&mut self, view: &Position<'_>) -> TurnReport {
         let start = Instant::now();
-        let mut budget = Budget::new(view.time_left_ms, self.params.turn_limit_ms, start);
+        let mut budget = Budget::new(view.time_left_ms, self.params.clock.turn_limit_ms, start);
         if self.guard.is_some() && view.turn >= GUARD_FROM_TURN {
-            budget = budget.keeping_guard(self.params.guard_ms);
+            budget = budget.keeping_guard(self.params.guard.guard_ms);
         }
         let mut turn = Turn {
             view,
@@ -256,7 +262,7 @@ impl<N: Neighbourhood> Ysai<N> {
             after_moves: 1,
             ojama: attack,
         });
-        let nodes = self.params.beam_nodes;
+        let nodes = self.params.opening.beam_nodes;
         beam.node_budget = (nodes > 0).then_some(nodes);
         let search = PlanSearch {
             beam,
@@ -304,10 +310,13 @@ impl<N: Neighbourhood> Ysai<N> {
     fn replan(&mut self, turn: &mut Turn<'_, '_>) {
         let target = self.target();
         let fires = if turn.view.turn <= OPENING_TURNS {
-            let shape = (self.params.beam_depth, self.params.first_time_limit_ms);
+            let shape = (
+                self.params.opening.beam_depth,
+                self.params.opening.first_time_limit_ms,
+            );
             self.my_plan_search(turn, Search::Open, shape, target, 0)
         } else {
-            let shape = (self.params.next_beam_depth, REPLAN_MS);
+            let shape = (self.params.turn_beams.next_beam_depth, REPLAN_MS);
             self.my_plan_search(turn, Search::Plan, shape, target, 0)
         };
         self.adopt(&fires, target);
@@ -315,7 +324,7 @@ impl<N: Neighbourhood> Ysai<N> {
 
     /// Answers a new spike in the opponent's threat with a plan that sends 1.5 times as much.
     fn counter(&mut self, turn: &mut Turn<'_, '_>) -> bool {
-        if self.params.no_counter_plan {
+        if self.params.rules.no_counter_plan {
             return false;
         }
         let Some(threat) = self.threats.spike(turn.view.turn) else {
@@ -329,7 +338,7 @@ impl<N: Neighbourhood> Ysai<N> {
     /// The plan fires now: would the opponent, my attack in its stock, answer bigger? Then
     /// build on for the biggest chain within reach instead.
     fn hold_fire(&mut self, turn: &mut Turn<'_, '_>, plan: &Plan) -> bool {
-        if self.params.no_hold_fire {
+        if self.params.rules.no_hold_fire {
             return false;
         }
         let view = turn.view;
@@ -349,7 +358,7 @@ impl<N: Neighbourhood> Ysai<N> {
 
     /// An opponent keeping a high trigger is waiting to counter: out-build it.
     fn outbuild(&mut self, turn: &mut Turn<'_, '_>, plan_chains: u32) -> bool {
-        if self.params.no_outbuild {
+        if self.params.rules.no_outbuild {
             return false;
         }
         let Some(potential) = high_trigger::<N>(&turn.view.opponent.field) else {

@@ -158,11 +158,12 @@ impl<N: Neighbourhood> Decider<N> {
             params: params.clone(),
             plan: None,
             plan_end: 0,
-            skill_mode: params.first_skill_mode,
+            skill_mode: params.original.first_skill_mode,
             expected: None,
             tt: params
+                .search
                 .use_tt
-                .then(|| TranspositionTable::new(params.tt_megabytes)),
+                .then(|| TranspositionTable::new(params.search.tt_megabytes)),
             beams: RefCell::new(Vec::new()),
             neighbours: PhantomData,
         }
@@ -177,14 +178,14 @@ impl<N: Neighbourhood> Decider<N> {
         my_fire: Option<Action>,
         enemy_first: u32,
     ) -> Option<CounterVerdict> {
-        (beams && self.params.check_first_chain)
+        (beams && self.params.original.check_first_chain)
             .then(|| self.counter_analysis(pos, my_first, my_fire, enemy_first))
             .flatten()
     }
 
     /// Whether the clock allows beams: the original's 30 s reserve, scaled to the turn limit.
     fn beams_allowed(&self, pos: &Position<'_>) -> bool {
-        let reserve = at_turn_limit(RESERVE_MS, self.params.turn_limit_ms);
+        let reserve = at_turn_limit(RESERVE_MS, self.params.clock.turn_limit_ms);
         pos.time_left_ms >= reserve as i64
     }
 
@@ -192,9 +193,9 @@ impl<N: Neighbourhood> Decider<N> {
     /// set (which makes the whole decision reproducible).
     fn limit(&self, pos: &Position<'_>, config: &mut BeamConfig, flag_ms: u64) {
         config.deadline =
-            Some(Instant::now() + Clock::of(pos, self.params.turn_limit_ms).budget(flag_ms));
-        if self.params.beam_nodes > 0 {
-            config.node_budget = Some(self.params.beam_nodes);
+            Some(Instant::now() + Clock::of(pos, self.params.clock.turn_limit_ms).budget(flag_ms));
+        if self.params.opening.beam_nodes > 0 {
+            config.node_budget = Some(self.params.opening.beam_nodes);
         }
     }
 
@@ -238,8 +239,8 @@ impl<N: Neighbourhood> Decider<N> {
         let counter = decision.counter.unwrap_or_default();
         // The search's flag is the turn limit, scaled like every flag: at a short time control
         // that is scaled twice, which keeps long games inside the clock.
-        let deadline =
-            Clock::of(pos, self.params.turn_limit_ms).deadline(start, self.params.turn_limit_ms);
+        let deadline = Clock::of(pos, self.params.clock.turn_limit_ms)
+            .deadline(start, self.params.clock.turn_limit_ms);
         let (my_depth, enemy_depth) = self.depths(pos);
         let unsearched = |mut decision: Decision| {
             (decision.action, decision.reason) = (survival_move::<N>(pos), Reason::Survival);
@@ -253,7 +254,7 @@ impl<N: Neighbourhood> Decider<N> {
         ctx.counter = counter;
         let beam_move = match planned {
             Some(action) => Some(action),
-            None if self.params.next_chain && beams => {
+            None if self.params.original.next_chain && beams => {
                 self.turn_beams(pos, my_first, enemy_first, &table, &mut ctx)
             }
             None => None,
@@ -267,7 +268,7 @@ impl<N: Neighbourhood> Decider<N> {
         decision.nodes = (table.nodes, values.nodes);
         self.choose(&values, planned, beam_move, &mut decision);
         let decision = self.finish(decision, start, had_plan);
-        if !self.params.debug_msg {
+        if !self.params.detail.debug_msg {
             return decision;
         }
         let search = self.full_search(pos, &table, &ctx, depth, None);
@@ -315,8 +316,8 @@ impl<N: Neighbourhood> Decider<N> {
             depth,
             enemy: table,
             model: EnemyModel {
-                branch: self.params.ai2_minimax && self.params.ai3_min_over_drops,
-                branch_on_big_attack: self.params.ai3_big_attack,
+                branch: self.params.search.ai2_minimax && self.params.search.ai3_min_over_drops,
+                branch_on_big_attack: self.params.search.ai3_big_attack,
             },
             eval: ctx,
             tt: if deadline.is_some() {
@@ -343,8 +344,8 @@ impl<N: Neighbourhood> Decider<N> {
     fn first_plan(&mut self, pos: &Position<'_>, start: Instant) {
         let mut config = BeamConfig::first_beam(&self.params);
         config.deadline = Some(
-            Clock::of(pos, self.params.turn_limit_ms)
-                .deadline(start, self.params.first_time_limit_ms),
+            Clock::of(pos, self.params.clock.turn_limit_ms)
+                .deadline(start, self.params.opening.first_time_limit_ms),
         );
         let root = beam_root(pos.me, pos.opponent, pos.packs);
         let result = self.beam("first", root, &config);
@@ -371,12 +372,12 @@ impl<N: Neighbourhood> Decider<N> {
 
     /// Search depths, capped by the time left (§9i) unless `-it`.
     fn depths(&self, pos: &Position<'_>) -> (usize, usize) {
-        let mine = self.params.search_depth.clamp(1, MAX_DEPTH);
-        let enemy = self.params.enemy_search_depth.min(MAX_DEPTH);
-        if self.params.ignore_time {
+        let mine = self.params.search.search_depth.clamp(1, MAX_DEPTH);
+        let enemy = self.params.search.enemy_search_depth.min(MAX_DEPTH);
+        if self.params.search.ignore_time {
             return (mine, enemy);
         }
-        let limit = self.params.turn_limit_ms;
+        let limit = self.params.clock.turn_limit_ms;
         search_depths(pos.time_left_ms, limit, pos.turn, (mine, enemy))
     }
 
@@ -434,7 +435,7 @@ impl<N: Neighbourhood> Decider<N> {
         } else if let Some(beam) = beam_move {
             let bh = values.value_of(beam);
             decision.beam_value = Some(bh);
-            if bh > LOST && best_value - bh < f64::from(p.next_beam_ignore_eval_diff) {
+            if bh > LOST && best_value - bh < f64::from(p.original.next_beam_ignore_eval_diff) {
                 decision.action = beam;
                 decision.value = bh;
                 decision.reason = Reason::Beam;
@@ -448,9 +449,9 @@ impl<N: Neighbourhood> Decider<N> {
     fn plan_stands(&self, best_value: f64, bh: f64) -> bool {
         let p = &self.params;
         let (max, min, diff) = (
-            f64::from(p.beam_ignore_eval_max),
-            f64::from(p.beam_ignore_eval_min),
-            f64::from(p.beam_ignore_eval_diff),
+            f64::from(p.original.beam_ignore_eval_max),
+            f64::from(p.original.beam_ignore_eval_min),
+            f64::from(p.original.beam_ignore_eval_diff),
         );
         best_value == bh
             || (!(best_value >= max && bh < max)
@@ -483,11 +484,11 @@ impl<N: Neighbourhood> Decider<N> {
         let p = &self.params;
         let root = beam_root(pos.opponent, pos.me, pos.packs);
         let mut soon = BeamConfig::new(
-            p.enemy_beam_depth,
-            p.enemy_beam_width,
-            p.enemy_beam_chain_width,
+            p.helpers.enemy_beam_depth,
+            p.answer_beam.enemy_beam_width,
+            p.answer_beam.enemy_beam_chain_width,
         );
-        self.limit(pos, &mut soon, p.enemy_beam_time_ms);
+        self.limit(pos, &mut soon, p.helpers.enemy_beam_time_ms);
         if self.beam("counter-soon", root, &soon).max_chain < my_first {
             return Some(none);
         }
@@ -514,14 +515,14 @@ impl<N: Neighbourhood> Decider<N> {
         let p = &self.params;
         let mut answer = BeamConfig::new(
             COUNTER_BEAM_DEPTH,
-            p.enemy_beam_width,
-            p.enemy_beam_chain_width,
+            p.answer_beam.enemy_beam_width,
+            p.answer_beam.enemy_beam_chain_width,
         );
         answer.injection = Some(Injection {
             after_moves: 1,
             ojama: chain_ojama(my_first),
         });
-        self.limit(pos, &mut answer, p.enemy_beam_time_ms);
+        self.limit(pos, &mut answer, p.helpers.enemy_beam_time_ms);
         let result = self.beam("counter", root, &answer);
         (result.max_chain, !result.timed_out || result.depth >= 7)
     }
@@ -540,7 +541,7 @@ impl<N: Neighbourhood> Decider<N> {
         if !self.skill_mode {
             let p = &self.params;
             let mut config = BeamConfig::turn_beam(p, my_first);
-            self.limit(pos, &mut config, p.next_beam_time_ms);
+            self.limit(pos, &mut config, p.turn_beam_limits.next_beam_time_ms);
             let mine = self.beam("turn", beam_root(pos.me, pos.opponent, pos.packs), &config);
             let beam_move = mine.plan.first().copied();
             let enemy = self.enemy_beam(pos, enemy_first);
@@ -562,9 +563,9 @@ impl<N: Neighbourhood> Decider<N> {
     fn enemy_beam(&self, pos: &Position<'_>, enemy_first: u32) -> BeamResult {
         let p = &self.params;
         let mut config = BeamConfig::new(
-            p.next_beam_depth,
-            p.next_enemy_beam_width,
-            p.next_enemy_beam_chain_width,
+            p.turn_beams.next_beam_depth,
+            p.helpers.next_enemy_beam_width,
+            p.helpers.next_enemy_beam_chain_width,
         );
         let aim = if enemy_first <= 5 {
             10
@@ -573,10 +574,10 @@ impl<N: Neighbourhood> Decider<N> {
         };
         config.target = Some(Target {
             chain: aim,
-            keep_offset: p.beam_chain_max_minus,
+            keep_offset: p.target.beam_chain_max_minus,
             stop: false,
         });
-        self.limit(pos, &mut config, p.next_enemy_beam_time_ms);
+        self.limit(pos, &mut config, p.helpers.next_enemy_beam_time_ms);
         self.beam("enemy", beam_root(pos.opponent, pos.me, pos.packs), &config)
     }
 
@@ -592,12 +593,12 @@ impl<N: Neighbourhood> Decider<N> {
         let hopeless = field_ojama >= 20
             && pos.opponent.ojama < 20
             && enemy.max >= 12
-            && !(i64::from(mine.max) >= i64::from(p.next_beam_min_chain) && targets < 10)
+            && !(i64::from(mine.max) >= i64::from(p.original.next_beam_min_chain) && targets < 10)
             && outpaced;
-        let extra = if p.skill_mode_final {
+        let extra = if p.original.skill_mode_final {
             mine.max < 7
         } else {
-            field_ojama > 10 && i64::from(mine.max) < i64::from(p.next_beam_min_chain)
+            field_ojama > 10 && i64::from(mine.max) < i64::from(p.original.next_beam_min_chain)
         };
         hopeless || extra
     }
@@ -628,16 +629,16 @@ impl<N: Neighbourhood> Decider<N> {
                 continue;
             }
             let mut config = BeamConfig::new(
-                p.dropped_beam_depth,
-                p.dropped_beam_width,
-                p.dropped_beam_chain_width,
+                p.helpers.dropped_beam_depth,
+                p.helpers.dropped_beam_width,
+                p.helpers.dropped_beam_chain_width,
             );
             config.first_move = Some(first);
             config.injection = Some(Injection {
                 after_moves: d,
                 ojama: attack,
             });
-            self.limit(pos, &mut config, p.dropped_beam_time_ms);
+            self.limit(pos, &mut config, p.helpers.dropped_beam_time_ms);
             let root = beam_root(pos.me, pos.opponent, pos.packs);
             let result = self.beam(format!("safety-d{d}"), root, &config);
             bonus[d] = chain_ojama(result.max_chain);
@@ -649,12 +650,12 @@ impl<N: Neighbourhood> Decider<N> {
     fn skill_beam(&self, pos: &Position<'_>) -> Option<Action> {
         let p = &self.params;
         let mut config = BeamConfig::new(
-            p.skill_beam_depth,
-            p.skill_beam_width,
-            p.skill_beam_chain_width,
+            p.helpers.skill_beam_depth,
+            p.helpers.skill_beam_width,
+            p.helpers.skill_beam_chain_width,
         );
         config.eval = BeamEval::Skill { count_blocks: true };
-        self.limit(pos, &mut config, p.skill_beam_time_ms);
+        self.limit(pos, &mut config, p.helpers.skill_beam_time_ms);
         self.beam("skill", beam_root(pos.me, pos.opponent, pos.packs), &config)
             .plan
             .first()

@@ -75,7 +75,7 @@ pub enum BeamEval {
 
 impl BeamEval {
     pub fn of(params: &Params) -> Self {
-        match params.beam_eval {
+        match params.opening.beam_eval {
             BeamEvalKind::Ysai => BeamEval::Chain,
             BeamEvalKind::Potential => BeamEval::Potential,
         }
@@ -134,17 +134,17 @@ impl BeamConfig {
     /// the height cut-off, and the node budget.
     pub fn first_beam(params: &Params) -> Self {
         BeamConfig {
-            target: target(params.beam_chain_max, params),
-            stop_chain: positive(params.beam_chain_max2),
-            min_x: params.beam_min_x.clamp(0, 8) as u8,
-            max_x: params.beam_max_x.clamp(0, 8) as u8,
-            height_cutoff: params.height_cutoff,
+            target: target(params.target.beam_chain_max, params),
+            stop_chain: positive(params.target.beam_chain_max2),
+            min_x: params.opening.beam_min_x.clamp(0, 8) as u8,
+            max_x: params.opening.beam_max_x.clamp(0, 8) as u8,
+            height_cutoff: params.opening.height_cutoff,
             eval: BeamEval::of(params),
-            node_budget: (params.beam_nodes > 0).then_some(params.beam_nodes),
+            node_budget: (params.opening.beam_nodes > 0).then_some(params.opening.beam_nodes),
             ..BeamConfig::new(
-                params.beam_depth,
-                params.beam_width,
-                params.beam_chain_width,
+                params.opening.beam_depth,
+                params.opening.beam_width,
+                params.opening.beam_chain_width,
             )
         }
     }
@@ -152,7 +152,8 @@ impl BeamConfig {
     /// The per-turn beam (§9b): `-nbd -nbw -nbcw` over every column, aiming at a 10-chain
     /// while `first_move_chain` (my best chain this turn) is at most `--nbtmax`.
     pub fn turn_beam(params: &Params, first_move_chain: u32) -> Self {
-        let aim = i64::from(first_move_chain) <= i64::from(params.next_beam_target_max);
+        let aim =
+            i64::from(first_move_chain) <= i64::from(params.turn_beam_limits.next_beam_target_max);
         BeamConfig {
             target: if aim {
                 target(TURN_BEAM_TARGET, params)
@@ -160,11 +161,11 @@ impl BeamConfig {
                 None
             },
             eval: BeamEval::of(params),
-            node_budget: (params.beam_nodes > 0).then_some(params.beam_nodes),
+            node_budget: (params.opening.beam_nodes > 0).then_some(params.opening.beam_nodes),
             ..BeamConfig::new(
-                params.next_beam_depth,
-                params.next_beam_width,
-                params.next_beam_chain_width,
+                params.turn_beams.next_beam_depth,
+                params.turn_beams.next_beam_width,
+                params.turn_beams.next_beam_chain_width,
             )
         }
     }
@@ -188,8 +189,8 @@ fn positive(value: i32) -> Option<u32> {
 fn target(chain: i32, params: &Params) -> Option<Target> {
     positive(chain).map(|chain| Target {
         chain,
-        keep_offset: params.beam_chain_max_minus,
-        stop: params.stop_beam_at_chain_max,
+        keep_offset: params.target.beam_chain_max_minus,
+        stop: params.target.stop_beam_at_chain_max,
     })
 }
 

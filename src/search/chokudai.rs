@@ -43,9 +43,9 @@ impl ChokudaiConfig {
     /// The opening plan (`bench chains --ai rush`): `-bd` moves from the start of the game
     /// until `deadline`, or `--beam-nodes` expansions (reproducibly) if set.
     pub fn first_plan(params: &Params, deadline: Instant) -> Self {
-        let nodes = (params.beam_nodes > 0).then_some(params.beam_nodes);
+        let nodes = (params.opening.beam_nodes > 0).then_some(params.opening.beam_nodes);
         ChokudaiConfig {
-            horizon: params.beam_depth,
+            horizon: params.opening.beam_depth,
             deadline: nodes.is_none().then_some(deadline),
             expansions: nodes,
             injected: Vec::new(),

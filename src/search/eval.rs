@@ -146,18 +146,18 @@ pub struct EvalContext {
 impl EvalContext {
     pub fn new(params: &Params) -> Self {
         EvalContext {
-            height_limit: f64::from(params.eval_limit),
-            may_drop: params.enemy_may_drop_eval,
-            not_drop: params.enemy_not_drop_eval,
+            height_limit: f64::from(params.eval.eval_limit),
+            may_drop: params.eval.enemy_may_drop_eval,
+            not_drop: params.eval.enemy_not_drop_eval,
             first_min_chain: (
-                params.first_min_chain_num.max(0) as u32,
-                params.first_min_chain_minus,
+                params.eval.first_min_chain_num.max(0) as u32,
+                params.eval.first_min_chain_minus,
             ),
             second_min_chain: (
-                params.second_min_chain_num.max(0) as u32,
-                params.second_min_chain_minus,
+                params.eval.second_min_chain_num.max(0) as u32,
+                params.eval.second_min_chain_minus,
             ),
-            enemy_skill: params.calc_enemy_skill,
+            enemy_skill: params.eval.calc_enemy_skill,
             skill_mode: false,
             enemy_field_ojama: 0,
             counter: CounterVerdict::default(),
