@@ -10,7 +10,7 @@ use std::time::Duration;
 use ysai::bitboard::BACKEND;
 use ysai::params::Params;
 use ysai::search::enemy::{self, EnemyLine};
-use ysai::search::eval::{EvalContext, Line};
+use ysai::search::eval::Line;
 use ysai::search::full::{EnemyModel, FullSearch};
 use ysai::search::tt::TranspositionTable;
 use ysai::sim::Shift;
@@ -23,7 +23,7 @@ fn searches(c: &mut Criterion) {
     let enemy_root = EnemyLine::root(&p.enemy, p.me.ojama, p.me.gauge, 0);
     let table =
         enemy::search::<Shift>(enemy_root, &p.packs, DEPTH, None, None).expect("no deadline");
-    let ctx = EvalContext::new(&Params::default());
+    let ctx = Params::default().eval.context();
     let model = EnemyModel {
         branch: true,
         branch_on_big_attack: false,

@@ -8,7 +8,7 @@ use std::{fmt, fs, io};
 
 use crate::params::{Params, PlayerKind};
 use crate::protocol::{Event, Reader};
-use crate::search::chokudai::{self, ChokudaiConfig};
+use crate::search::chokudai;
 use crate::search::key::WordHasher;
 use crate::search::{beam_search, BeamConfig, BeamResult, BeamRoot};
 use crate::sim::{Field, Neighbourhood, PlayerState, PreparedPack};
@@ -310,7 +310,7 @@ fn chains_beam<N: Neighbourhood>(
     chain: u32,
 ) -> ChainsReport {
     let start = Instant::now();
-    let mut config = BeamConfig::first_beam(params);
+    let mut config = params.first_beam();
     config.deadline = Some(start + Duration::from_millis(params.opening.first_time_limit_ms));
     let root = BeamRoot {
         state: PlayerState::default(),
@@ -337,7 +337,7 @@ fn chains_anytime<N: Neighbourhood>(
 ) -> ChainsReport {
     let start = Instant::now();
     let deadline = start + Duration::from_millis(params.opening.first_time_limit_ms);
-    let config = ChokudaiConfig::first_plan(params, deadline);
+    let config = params.first_plan(deadline);
     let result = chokudai::search::<N>(&PlayerState::default(), &sequence.packs, &config);
     ChainsReport {
         file: sequence.file.clone(),

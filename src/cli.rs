@@ -18,7 +18,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 #[cfg(test)]
 use crate::params::NeighbourMode;
-use crate::params::{heading, Compatibility, Params, PlayerKind, Style};
+use crate::params::{heading, Compatibility, Params, PlayerKind};
 
 /// What the command line asked for.
 #[derive(Clone, Debug, PartialEq)]
@@ -199,7 +199,7 @@ where
     let given = given_flags(&matches);
     let raw = RawCli::from_arg_matches(&matches).map_err(from_clap)?;
     let mut cli = raw.into_cli();
-    if cli.params.style == Style::Original {
+    if cli.params.plays_original() {
         cli.params.original_style(&given);
     }
     cli.given = given;
@@ -630,7 +630,7 @@ mod tests {
     use crate::params::COMPATIBILITY_FLAGS;
     use crate::params::{
         AnswerBeamFlags, EvalFlags, HelperBeamFlags, OpeningBeamFlags, OriginalTurnFlags,
-        PlanTargetFlags, SearchFlags, TurnBeamFlags, TurnBeamLimitFlags,
+        PlanTargetFlags, SearchFlags, Style, TurnBeamFlags, TurnBeamLimitFlags, TurnFlags,
     };
 
     /// Every flag of both original versions, as the original spelled them.
@@ -749,7 +749,6 @@ mod tests {
             answer_beam: AnswerBeamFlags {
                 enemy_beam_width: 500,
                 enemy_beam_chain_width: 200,
-                ..Params::DEFAULT.answer_beam
             },
             ..Params::default()
         };
@@ -953,7 +952,9 @@ mod tests {
         assert_eq!(
             p,
             Params {
-                style: Style::Original,
+                turn: TurnFlags {
+                    style: Style::Original
+                },
                 ..original
             }
         );

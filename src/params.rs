@@ -11,8 +11,16 @@
 //! [`Params::DEFAULT`]), help line and `--help` heading. [`crate::cli`] adds the two flags that
 //! have no field of their own (`-ut`, `-ai`), the single-dash spelling and the error messages.
 
-use clap::builder::TypedValueParser;
+use std::time::Instant;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ArgAction;
+
+use crate::search::beam::{BeamConfig, BeamEval, Target, TURN_BEAM_TARGET};
+pub use crate::search::beam::{BeamEvalKind, HeightCutoff};
+use crate::search::chokudai::ChokudaiConfig;
+use crate::search::eval::{CounterVerdict, EvalContext};
+pub use crate::sim::neighbours::NeighbourMode;
 
 /// The defaults shown in `--help` are the ones [`Params::default`] returns.
 const D: Params = Params::DEFAULT;
@@ -48,27 +56,6 @@ pub enum PlayerKind {
     Rush,
 }
 
-/// How the simulator finds the cells around a vanishing block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum NeighbourMode {
-    /// Precomputed per-column-pattern tables (160 MiB), as the original did.
-    Table,
-    /// Bit shifts of the board: no tables, small memory.
-    Shift,
-}
-
-/// How the first beam treats a node with a column of 14 or more blocks (§9a.2): the two
-/// versions of the original differ.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum HeightCutoff {
-    /// No cut-off.
-    Off,
-    /// The node is worth 0 (the qualifier version, as the write-up describes it).
-    Qualifier,
-    /// Only the node's own lookahead is zeroed; its path's best chain still counts (final).
-    Final,
-}
-
 /// Which defaults the play flags take (`--style`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Style {
@@ -77,15 +64,6 @@ pub enum Style {
     /// The original's final run.sh play: the flags below that this program added or retuned
     /// take the original's values unless given.
     Original,
-}
-
-/// What the first and per-turn beams rank nodes by (`--beam-eval`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum BeamEvalKind {
-    /// The original's: the chains the next real pack can fire (§9a.2).
-    Ysai,
-    /// The pack-independent "erase one block" potential and shape of the 2019 champion.
-    Potential,
 }
 
 /// All settings of one run, and the command-line flag of each, in groups by who reads them
@@ -124,15 +102,10 @@ pub struct Params {
     pub detail: DetailFlags,
     #[command(flatten)]
     pub input: InputFlags,
+    #[command(flatten)]
+    pub turn: TurnFlags,
     // `--help` lists `-ut` and `-ai` (declared in `cli.rs`) between `--threads` and
     // `--neighbours`, hence the explicit display order of this group.
-    /// `--style default|original`: `original` plays as the original's final run.sh did (the
-    /// flags of [`Params::original_style`] that are not given take the original's values).
-    #[arg(long = "style", value_name = "default|original", value_enum,
-          hide_possible_values = true, default_value_t = D.style)]
-    #[arg(help_heading = heading::ENGINE, display_order = 6,
-          help = "original: the original's own turn (its plans, beams, counter analysis, search choosing every move; --beam-eval ysai -bcm 12 -bcm2 16 unless given)")]
-    pub style: Style,
     /// `--threads N`: worker threads; 0 (the default) = all cores. The original `-ut` also
     /// means all cores.
     #[arg(long = "threads", value_name = "N", default_value_t = D.threads)]
@@ -143,8 +116,8 @@ pub struct Params {
     #[arg(skip = D.player)]
     pub player: PlayerKind,
     /// `--neighbours MODE`: neighbour lookup of the simulator.
-    #[arg(long = "neighbours", value_name = "table|shift", value_enum, hide_possible_values = true,
-          default_value_t = D.neighbours)]
+    #[arg(long = "neighbours", value_name = "table|shift", default_value = "shift",
+          value_parser = choice(&[("table", NeighbourMode::Table), ("shift", NeighbourMode::Shift)]))]
     #[arg(help_heading = heading::ENGINE, display_order = 4,
           help = "Neighbour lookup of the simulator: table (precomputed, 160 MiB) or shift (bit shifts)")]
     pub neighbours: NeighbourMode,
@@ -288,14 +261,18 @@ pub struct OpeningBeamFlags {
           help = "Time limit, counted from reading the first pack")]
     pub first_time_limit_ms: u64,
     /// `--height-cutoff MODE`: how the first beam ranks a node with a column of 14 or more.
-    #[arg(long = "height-cutoff", value_name = "MODE", value_enum,
-          hide_possible_values = true, default_value_t = D.opening.height_cutoff)]
+    #[arg(long = "height-cutoff", value_name = "MODE", default_value = "qualifier",
+          value_parser = choice(&[
+              ("off", HeightCutoff::Off),
+              ("qualifier", HeightCutoff::Qualifier),
+              ("final", HeightCutoff::Final),
+          ]))]
     #[arg(help_heading = heading::FIRST_BEAM,
           help = "Column of 14+: off, qualifier (node worth 0), final")]
     pub height_cutoff: HeightCutoff,
     /// `--beam-eval ysai|potential`: what the first and per-turn beams rank nodes by.
-    #[arg(long = "beam-eval", value_name = "ysai|potential", value_enum,
-          hide_possible_values = true, default_value_t = D.opening.beam_eval)]
+    #[arg(long = "beam-eval", value_name = "ysai|potential", default_value = "potential",
+          value_parser = choice(&[("ysai", BeamEvalKind::Ysai), ("potential", BeamEvalKind::Potential)]))]
     #[arg(help_heading = heading::FIRST_BEAM,
           help = "Node rank of the first and per-turn beams: ysai (next pack's chains), potential (erase one block)")]
     pub beam_eval: BeamEvalKind,
@@ -577,6 +554,18 @@ pub struct InputFlags {
     pub check_turn: i32,
 }
 
+/// Which turn the full player plays: read by the full player only.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct TurnFlags {
+    /// `--style default|original`: `original` plays as the original's final run.sh did (the
+    /// flags of [`Params::original_style`] that are not given take the original's values).
+    #[arg(long = "style", value_name = "default|original", value_enum,
+          hide_possible_values = true, default_value_t = D.turn.style)]
+    #[arg(help_heading = heading::ENGINE, display_order = 6,
+          help = "original: the original's own turn (its plans, beams, counter analysis, search choosing every move; --beam-eval ysai -bcm 12 -bcm2 16 unless given)")]
+    pub style: Style,
+}
+
 /// Flags of the original versions that are accepted, so that their command lines still run,
 /// and change nothing here: debugging aids of the original's own (its chain printer, forced
 /// moves, first-beam benchmark), the qualifier's beam experiments, and values the original
@@ -756,7 +745,9 @@ impl Params {
         player: PlayerKind::Full,
         neighbours: NeighbourMode::Shift,
         seed: 0,
-        style: Style::Default,
+        turn: TurnFlags {
+            style: Style::Default,
+        },
     };
 }
 
@@ -764,7 +755,7 @@ impl Params {
     /// Whether `--style original` asked for the original's own turn (its plans, beams,
     /// counter analysis and the full search choosing every move from turn 8).
     pub fn plays_original(&self) -> bool {
-        self.style == Style::Original
+        self.turn.style == Style::Original
     }
 
     /// The chain the original's plans aim at and the beam player fires: `-bcm`, or 12 when
@@ -795,6 +786,132 @@ impl Params {
         }
         if !keep("bcm2") {
             self.target.beam_chain_max2 = 16;
+        }
+    }
+}
+
+/// A parser of one of `choices` (name and value), for the settings whose types belong to
+/// the components that read them (and so know nothing of the command line).
+fn choice<T: Copy + Send + Sync + 'static>(
+    choices: &'static [(&'static str, T)],
+) -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(choices.iter().map(|(name, _)| *name)).map(move |name| {
+        choices
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, value)| *value)
+            .expect("the parser accepts only the names of `choices`")
+    })
+}
+
+impl Params {
+    /// The first beam of a game (§9a.3): `-bd -bw -bcw -bcm -bcm- -sbcm -bcm2 -bminx -bmaxx`,
+    /// the height cut-off, the rank and the node budget.
+    pub fn first_beam(&self) -> BeamConfig {
+        let opening = &self.opening;
+        BeamConfig {
+            target: self.target.target(positive(self.target.beam_chain_max)),
+            stop_chain: positive(self.target.beam_chain_max2),
+            min_x: opening.beam_min_x.clamp(0, 8) as u8,
+            max_x: opening.beam_max_x.clamp(0, 8) as u8,
+            height_cutoff: opening.height_cutoff,
+            eval: opening.beam_eval(),
+            node_budget: opening.node_budget(),
+            ..BeamConfig::new(
+                opening.beam_depth,
+                opening.beam_width,
+                opening.beam_chain_width,
+            )
+        }
+    }
+
+    /// The per-turn beam (§9b): `-nbd -nbw -nbcw` over every column, aiming at a 10-chain
+    /// while `first_move_chain` (my best chain this turn) is at most `--nbtmax`.
+    pub fn turn_beam(&self, first_move_chain: u32) -> BeamConfig {
+        let aim =
+            i64::from(first_move_chain) <= i64::from(self.turn_beam_limits.next_beam_target_max);
+        let beams = &self.turn_beams;
+        BeamConfig {
+            target: if aim {
+                self.target.target(Some(TURN_BEAM_TARGET))
+            } else {
+                None
+            },
+            eval: self.opening.beam_eval(),
+            node_budget: self.opening.node_budget(),
+            ..BeamConfig::new(
+                beams.next_beam_depth,
+                beams.next_beam_width,
+                beams.next_beam_chain_width,
+            )
+        }
+    }
+
+    /// The rush player's opening plan (`bench chains --ai rush`): `-bd` moves from the start
+    /// of the game until `deadline`, or `--beam-nodes` expansions (reproducibly) if set.
+    pub fn first_plan(&self, deadline: Instant) -> ChokudaiConfig {
+        let nodes = self.opening.node_budget();
+        ChokudaiConfig {
+            horizon: self.opening.beam_depth,
+            deadline: nodes.is_none().then_some(deadline),
+            expansions: nodes,
+            injected: Vec::new(),
+            seed: self.seed,
+        }
+    }
+}
+
+impl OpeningBeamFlags {
+    /// What the beams rank nodes by.
+    pub fn beam_eval(&self) -> BeamEval {
+        match self.beam_eval {
+            BeamEvalKind::Ysai => BeamEval::Chain,
+            BeamEvalKind::Potential => BeamEval::Potential,
+        }
+    }
+
+    /// `--beam-nodes`, if set.
+    fn node_budget(&self) -> Option<u64> {
+        (self.beam_nodes > 0).then_some(self.beam_nodes)
+    }
+}
+
+impl PlanTargetFlags {
+    /// The target `chain` with the `-bcm-` and `-sbcm` settings.
+    fn target(&self, chain: Option<u32>) -> Option<Target> {
+        chain.map(|chain| Target {
+            chain,
+            keep_offset: self.beam_chain_max_minus,
+            stop: self.stop_beam_at_chain_max,
+        })
+    }
+}
+
+/// A chain setting where 0 and below mean none.
+fn positive(value: i32) -> Option<u32> {
+    (value > 0).then_some(value as u32)
+}
+
+impl EvalFlags {
+    /// The evaluation's weights, with no analysis of the turn yet.
+    pub fn context(&self) -> EvalContext {
+        EvalContext {
+            height_limit: f64::from(self.eval_limit),
+            may_drop: self.enemy_may_drop_eval,
+            not_drop: self.enemy_not_drop_eval,
+            first_min_chain: (
+                self.first_min_chain_num.max(0) as u32,
+                self.first_min_chain_minus,
+            ),
+            second_min_chain: (
+                self.second_min_chain_num.max(0) as u32,
+                self.second_min_chain_minus,
+            ),
+            enemy_skill: self.calc_enemy_skill,
+            skill_mode: false,
+            enemy_field_ojama: 0,
+            counter: CounterVerdict::default(),
+            safety: None,
         }
     }
 }

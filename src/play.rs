@@ -1,6 +1,10 @@
 //! Playing the game protocol: read each block, let the chosen player decide, answer.
 
-use crate::params::{heading, Params, PlayerKind, COMPATIBILITY_FLAGS};
+use crate::params::{
+    AnswerBeamFlags, ClockFlags, DetailFlags, EvalFlags, GuardFlags, HelperBeamFlags, InputFlags,
+    OpeningBeamFlags, OriginalTurnFlags, Params, PlanTargetFlags, PlayerKind, RuleFlags, RushFlags,
+    SearchFlags, TurnBeamFlags, TurnBeamLimitFlags, TurnFlags, TurnLogFlags, COMPATIBILITY_FLAGS,
+};
 use crate::player::{BeamPlayer, Greedy, OriginalPlayer, Player, RandomPlayer, RushPlayer};
 use crate::policy::Ysai;
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
@@ -8,7 +12,7 @@ use crate::sim::{
     Action, Field, FieldError, Neighbourhood, PlayerState, Position, PreparedPack, PACKS_PER_GAME,
 };
 use clap::Args;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::sync::OnceLock;
@@ -31,145 +35,101 @@ pub fn build() -> String {
     )
 }
 
-/// Flags that every player obeys.
-const PLAYER_FLAGS: &[&str] = &["threads", "ut", "ai", "neighbours", "seed", "g", "t"];
-
-/// The flags the rush player obeys besides those of every player and its own settings.
-const RUSH_FLAGS: &[&str] = &["turn-ms", "tm"];
-
-/// The rush player's own settings; ysai's turn reads the three rule switches too.
-const RUSH_SETTINGS: &[&str] = &[
-    "late-game",
-    "no-counter-plan",
-    "no-hold-fire",
-    "no-outbuild",
-];
-
-/// What only the original's turn reads besides [`BEAM_FLAGS`]: its plan acceptance and
-/// skill mode, its counter, safety and skill beams.
-const ORIGINAL_TURN_FLAGS: &[&str] = &[
-    "ncfc",
-    "btl",
-    "bihmax",
-    "bihmin",
-    "bihd",
-    "nc",
-    "no-nc",
-    "skill-mode-final",
-    "nbminc",
-    "nbihd",
-    "ebw",
-    "ebcw",
-    "ebd",
-    "ebt",
-    "nebw",
-    "nebcw",
-    "nebt",
-    "dbw",
-    "dbcw",
-    "dbd",
-    "dbt",
-    "sbw",
-    "sbcw",
-    "sbd",
-    "sbt",
-];
-
-/// The first-beam and per-turn-beam flags, which the beam player obeys too.
-const BEAM_FLAGS: &[&str] = &[
-    "bd",
-    "bw",
-    "bcw",
-    "bcm",
-    "bcm-",
-    "bcm2",
-    "sbcm",
-    "bminx",
-    "bmaxx",
-    "ftl",
-    "height-cutoff",
-    "beam-eval",
-    "beam-nodes",
-    "nbw",
-    "nbcw",
-    "nbd",
-    "nftl",
-    "nbtmax",
-    "turn-ms",
-];
-
-/// What ysai's turn (the default) reads besides the full search's flags: the opening's
-/// beam (`-bd -bw -bcw -bminx -bmaxx -ftl`, cut-off, rank, node budget), the per-turn plans'
-/// (`-nbw -nbcw -nbd`), the opponent's answer (`-ebw -ebcw`), the search's time and the rules'
-/// switches.
-const BEAM_PLANNER_FLAGS: &[&str] = &[
-    "bd",
-    "bw",
-    "bcw",
-    "bminx",
-    "bmaxx",
-    "ftl",
-    "height-cutoff",
-    "beam-eval",
-    "beam-nodes",
-    "nbw",
-    "nbcw",
-    "nbd",
-    "ebw",
-    "ebcw",
-    "guard-ms",
-    "no-counter-plan",
-    "no-hold-fire",
-    "no-outbuild",
-    "turn-ms",
-    "tm",
-    "m",
-];
-
-/// Whether the full AI of `params` reads `flag`.
-fn full_ai_uses(params: &Params, flag: &str) -> bool {
-    if params.plays_original() {
-        return !(RUSH_SETTINGS.contains(&flag) || flag == "guard-ms");
-    }
-    let searched = params.guard.guard_ms > 0
-        && search_only_flags().contains(flag)
-        && !ORIGINAL_TURN_FLAGS.contains(&flag)
-        && flag != "fsm";
-    BEAM_PLANNER_FLAGS.contains(&flag) || searched
+/// The groups of flags the player of `params` reads. A flag outside every group (the
+/// engine's: threads, neighbour lookup, seed, `-ai`, `-ut`) is read by every player.
+fn groups_read(params: &Params) -> Vec<Option<clap::Id>> {
+    let common = [InputFlags::group_id()];
+    let plan_beams = [
+        ClockFlags::group_id(),
+        OpeningBeamFlags::group_id(),
+        TurnBeamFlags::group_id(),
+    ];
+    let searched = [SearchFlags::group_id(), EvalFlags::group_id()];
+    let logged = [TurnLogFlags::group_id(), DetailFlags::group_id()];
+    let own: Vec<Option<clap::Id>> = match params.player {
+        PlayerKind::Greedy | PlayerKind::Random => Vec::new(),
+        PlayerKind::Rush => vec![
+            ClockFlags::group_id(),
+            RuleFlags::group_id(),
+            RushFlags::group_id(),
+            TurnLogFlags::group_id(),
+        ],
+        PlayerKind::Beam => [
+            &plan_beams[..],
+            &[PlanTargetFlags::group_id(), TurnBeamLimitFlags::group_id()],
+        ]
+        .concat(),
+        PlayerKind::Full if params.plays_original() => [
+            &plan_beams[..],
+            &searched,
+            &logged,
+            &[
+                TurnFlags::group_id(),
+                PlanTargetFlags::group_id(),
+                TurnBeamLimitFlags::group_id(),
+                AnswerBeamFlags::group_id(),
+                OriginalTurnFlags::group_id(),
+                HelperBeamFlags::group_id(),
+            ],
+        ]
+        .concat(),
+        PlayerKind::Full => {
+            let search = if params.full_search_runs() {
+                &searched[..]
+            } else {
+                &[]
+            };
+            [
+                &plan_beams[..],
+                search,
+                &logged,
+                &[
+                    TurnFlags::group_id(),
+                    AnswerBeamFlags::group_id(),
+                    GuardFlags::group_id(),
+                    RuleFlags::group_id(),
+                ],
+            ]
+            .concat()
+        }
+    };
+    [&common[..], &own].concat()
 }
 
-/// The flags that configure only the full search and its evaluation (their headings in the
-/// help, and the skill mode it starts in), which ysai's turn reads only when `--guard-ms`
-/// gives the search time. Read from the flags' definitions once.
-fn search_only_flags() -> &'static HashSet<String> {
-    static FLAGS: OnceLock<HashSet<String>> = OnceLock::new();
-    FLAGS.get_or_init(|| {
+/// The long name of every grouped flag, with its group. Read from the flags' definitions once.
+fn flag_groups() -> &'static HashMap<String, clap::Id> {
+    static GROUPS: OnceLock<HashMap<String, clap::Id>> = OnceLock::new();
+    GROUPS.get_or_init(|| {
         let command = Params::augment_args(clap::Command::new(NAME));
-        let searched = |arg: &&clap::Arg| {
-            matches!(
-                arg.get_help_heading(),
-                Some(heading::SEARCH | heading::EVALUATION)
-            )
+        let long = |id: &clap::Id| {
+            command
+                .get_arguments()
+                .find(|arg| arg.get_id() == id)
+                .and_then(|arg| arg.get_long())
+                .map(str::to_string)
         };
-        command
-            .get_arguments()
-            .filter(searched)
-            .filter_map(|arg| arg.get_long().map(str::to_string))
-            .chain(["fsm".to_string()])
-            .collect()
+        let mut groups = HashMap::new();
+        for group in command.get_groups() {
+            // The whole struct's group holds only the engine's own flags.
+            if Some(group.get_id()) == Params::group_id().as_ref() {
+                continue;
+            }
+            for arg in group.get_args() {
+                if let Some(name) = long(arg) {
+                    groups.insert(name, group.get_id().clone());
+                }
+            }
+        }
+        groups
     })
 }
 
 /// The flags in `given` that the player of `params` does not use, spelled as the user would.
 pub fn flags_without_effect(params: &Params, given: &[String]) -> Vec<String> {
-    let used = |flag: &str| {
-        PLAYER_FLAGS.contains(&flag)
-            || match params.player {
-                PlayerKind::Full => full_ai_uses(params, flag),
-                PlayerKind::Beam => BEAM_FLAGS.contains(&flag),
-                PlayerKind::Rush => RUSH_FLAGS.contains(&flag) || RUSH_SETTINGS.contains(&flag),
-                PlayerKind::Greedy | PlayerKind::Random => false,
-            }
+    let read = groups_read(params);
+    let used = |flag: &str| match flag_groups().get(flag) {
+        Some(group) => read.iter().flatten().any(|g| g == group),
+        None => true,
     };
     given
         .iter()
@@ -345,8 +305,7 @@ fn answer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::GuardFlags;
-    use crate::params::Style;
+    use crate::params::{GuardFlags, Style};
 
     fn flags(names: &[&str]) -> Vec<String> {
         names.iter().map(|s| s.to_string()).collect()
@@ -355,10 +314,58 @@ mod tests {
     fn unused(player: PlayerKind, style: Style, given: &[&str]) -> Vec<String> {
         let params = Params {
             player,
-            style,
+            turn: TurnFlags { style },
             ..Params::default()
         };
         flags_without_effect(&params, &flags(given))
+    }
+
+    /// Every player, in each of the ways it can play.
+    fn every_player() -> Vec<Params> {
+        let kinds = [
+            PlayerKind::Random,
+            PlayerKind::Greedy,
+            PlayerKind::Beam,
+            PlayerKind::Full,
+            PlayerKind::Rush,
+        ];
+        let mut players = Vec::new();
+        for player in kinds {
+            for style in [Style::Default, Style::Original] {
+                for guard_ms in [0, 1_000] {
+                    players.push(Params {
+                        player,
+                        turn: TurnFlags { style },
+                        guard: GuardFlags { guard_ms },
+                        ..Params::default()
+                    });
+                }
+            }
+        }
+        players
+    }
+
+    #[test]
+    fn every_flag_is_read_by_some_player() {
+        let command = Params::augment_args(clap::Command::new(NAME));
+        for arg in command.get_arguments() {
+            let flag = arg.get_long().unwrap().to_string();
+            let read = every_player()
+                .iter()
+                .any(|p| flags_without_effect(p, std::slice::from_ref(&flag)).is_empty());
+            assert!(read, "no player reads -{flag}");
+        }
+        // Each grouped flag knows its group; the engine's are read by every player.
+        assert_eq!(
+            flag_groups().get("bw"),
+            OpeningBeamFlags::group_id().as_ref()
+        );
+        for engine in ["threads", "neighbours", "seed"] {
+            assert_eq!(flag_groups().get(engine), None, "{engine}");
+            for player in every_player() {
+                assert!(flags_without_effect(&player, &flags(&[engine])).is_empty());
+            }
+        }
     }
 
     #[test]
@@ -386,7 +393,7 @@ mod tests {
         ];
         let full = |style, guard_ms| {
             let params = Params {
-                style,
+                turn: TurnFlags { style },
                 guard: GuardFlags { guard_ms },
                 ..Params::default()
             };

@@ -39,7 +39,6 @@ fn reproducible() -> Params {
         },
         clock: ClockFlags {
             turn_limit_ms: 40_000,
-            ..Params::DEFAULT.clock
         },
         turn_beam_limits: TurnBeamLimitFlags {
             next_beam_time_ms: LIFTED_MS,
@@ -111,10 +110,7 @@ fn the_first_turn_plays_the_plan() {
 #[test]
 fn the_reported_line_ends_in_the_value_of_the_move() {
     let params = Params {
-        detail: DetailFlags {
-            debug_msg: true,
-            ..reproducible().detail
-        },
+        detail: DetailFlags { debug_msg: true },
         search: SearchFlags {
             ai3_min_over_drops: false,
             search_depth: 3,

@@ -11,7 +11,7 @@ use super::Player;
 use crate::params::Params;
 use crate::search::plan::Plan;
 use crate::search::timeman::Clock;
-use crate::search::{beam_search, BeamConfig, BeamRoot};
+use crate::search::{beam_search, BeamRoot};
 use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
 /// Below this budget a per-turn beam is not worth starting.
@@ -33,7 +33,7 @@ impl<N: Neighbourhood> BeamPlayer<N> {
     }
 
     fn first_plan(&mut self, view: &Position<'_>, start: Instant) {
-        let mut config = BeamConfig::first_beam(&self.params);
+        let mut config = self.params.first_beam();
         config.deadline = Some(
             Clock::of(view, self.params.clock.turn_limit_ms)
                 .deadline(start, self.params.opening.first_time_limit_ms),
@@ -48,7 +48,7 @@ impl<N: Neighbourhood> BeamPlayer<N> {
         start: Instant,
         first_move_chain: u32,
     ) -> Option<Action> {
-        let mut config = BeamConfig::turn_beam(&self.params, first_move_chain);
+        let mut config = self.params.turn_beam(first_move_chain);
         let budget = Clock::of(view, self.params.clock.turn_limit_ms)
             .budget(self.params.turn_beam_limits.next_beam_time_ms);
         if budget < MIN_BEAM && config.node_budget.is_none() {

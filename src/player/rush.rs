@@ -345,7 +345,6 @@ mod tests {
         let params = Params {
             clock: ClockFlags {
                 turn_limit_ms: 5_000,
-                ..Params::DEFAULT.clock
             },
             ..Params::default()
         };
@@ -374,7 +373,6 @@ mod tests {
         let champion = Params {
             rush: RushFlags {
                 rush_late_game: false,
-                ..Params::DEFAULT.rush
             },
             ..Params::default()
         };

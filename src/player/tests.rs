@@ -133,7 +133,6 @@ fn beam_params(fire_chain: i32) -> crate::params::Params {
             next_beam_width: 40,
             next_beam_chain_width: 15,
             next_beam_depth: 4,
-            ..crate::params::Params::default().turn_beams
         },
         ..crate::params::Params::default()
     }
@@ -197,9 +196,7 @@ fn beam_player_follows_its_plan_then_keeps_building_and_fires() {
         enemy_ojama: 0,
         packs: &position.packs,
     };
-    let plan =
-        crate::search::beam_search::<Shift>(root, &crate::search::BeamConfig::first_beam(&params))
-            .plan;
+    let plan = crate::search::beam_search::<Shift>(root, &params.first_beam()).plan;
     // Until something vanishes the field is the one the plan expects, so its moves are played.
     let quiet = game
         .iter()

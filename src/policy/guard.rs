@@ -57,7 +57,7 @@ impl Guard {
                 .search
                 .use_tt
                 .then(|| TranspositionTable::new(params.search.tt_megabytes)),
-            eval: EvalContext::new(params),
+            eval: params.eval.context(),
             model: EnemyModel {
                 branch: params.search.ai2_minimax && params.search.ai3_min_over_drops,
                 branch_on_big_attack: params.search.ai3_big_attack,

@@ -252,9 +252,9 @@ impl<N: Neighbourhood> Ysai<N> {
             _ => self.widths.turn,
         };
         let mut beam = BeamConfig::new(horizon, widths.0, widths.1);
-        beam.eval = crate::search::beam::BeamEval::of(&self.params);
+        beam.eval = self.params.opening.beam_eval();
         if kind == Search::Open {
-            let first = BeamConfig::first_beam(&self.params);
+            let first = self.params.first_beam();
             (beam.min_x, beam.max_x, beam.height_cutoff) =
                 (first.min_x, first.max_x, first.height_cutoff);
         }

@@ -249,7 +249,7 @@ impl<N: Neighbourhood> Decider<N> {
         let Some(table) = self.enemy_search(pos, enemy_depth, deadline) else {
             return self.finish(unsearched(decision), start, had_plan);
         };
-        let mut ctx = EvalContext::new(&self.params);
+        let mut ctx = self.params.eval.context();
         ctx.enemy_field_ojama = i64::from(pos.opponent.field.ojama().popcount());
         ctx.counter = counter;
         let beam_move = match planned {
@@ -342,7 +342,7 @@ impl<N: Neighbourhood> Decider<N> {
 
     /// The first beam (§9a.3): the plan, followed until `firstbeamdepth`.
     fn first_plan(&mut self, pos: &Position<'_>, start: Instant) {
-        let mut config = BeamConfig::first_beam(&self.params);
+        let mut config = self.params.first_beam();
         config.deadline = Some(
             Clock::of(pos, self.params.clock.turn_limit_ms)
                 .deadline(start, self.params.opening.first_time_limit_ms),
@@ -540,7 +540,7 @@ impl<N: Neighbourhood> Decider<N> {
     ) -> Option<Action> {
         if !self.skill_mode {
             let p = &self.params;
-            let mut config = BeamConfig::turn_beam(p, my_first);
+            let mut config = p.turn_beam(my_first);
             self.limit(pos, &mut config, p.turn_beam_limits.next_beam_time_ms);
             let mine = self.beam("turn", beam_root(pos.me, pos.opponent, pos.packs), &config);
             let beam_move = mine.plan.first().copied();

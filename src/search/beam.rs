@@ -25,7 +25,6 @@ use ysai_tables::{chain_ojama, MAX_CHAIN};
 use super::key::WordHasher;
 use super::potential::{self, erase_potential};
 use super::timeman::Deadline;
-use crate::params::{BeamEvalKind, HeightCutoff, Params};
 use crate::sim::game::{offset_ojama, OJAMA_ROW, SKILL_COST};
 use crate::sim::{Action, Field, Neighbourhood, PlayerState, PreparedPack};
 
@@ -73,13 +72,25 @@ pub enum BeamEval {
     Potential,
 }
 
-impl BeamEval {
-    pub fn of(params: &Params) -> Self {
-        match params.opening.beam_eval {
-            BeamEvalKind::Ysai => BeamEval::Chain,
-            BeamEvalKind::Potential => BeamEval::Potential,
-        }
-    }
+/// How the first beam treats a node with a column of 14 or more blocks (§9a.2): the two
+/// versions of the original differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeightCutoff {
+    /// No cut-off.
+    Off,
+    /// The node is worth 0 (the qualifier version, as the write-up describes it).
+    Qualifier,
+    /// Only the node's own lookahead is zeroed; its path's best chain still counts (final).
+    Final,
+}
+
+/// What the first and per-turn beams rank nodes by (`--beam-eval`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BeamEvalKind {
+    /// The original's: the chains the next real pack can fire (§9a.2).
+    Ysai,
+    /// The pack-independent "erase one block" potential and shape of the 2019 champion.
+    Potential,
 }
 
 /// Everything one beam search is asked to do.
@@ -130,46 +141,6 @@ impl BeamConfig {
         }
     }
 
-    /// The first beam of a game (§9a.3): `-bd -bw -bcw -bcm -bcm- -sbcm -bcm2 -bminx -bmaxx`,
-    /// the height cut-off, and the node budget.
-    pub fn first_beam(params: &Params) -> Self {
-        BeamConfig {
-            target: target(params.target.beam_chain_max, params),
-            stop_chain: positive(params.target.beam_chain_max2),
-            min_x: params.opening.beam_min_x.clamp(0, 8) as u8,
-            max_x: params.opening.beam_max_x.clamp(0, 8) as u8,
-            height_cutoff: params.opening.height_cutoff,
-            eval: BeamEval::of(params),
-            node_budget: (params.opening.beam_nodes > 0).then_some(params.opening.beam_nodes),
-            ..BeamConfig::new(
-                params.opening.beam_depth,
-                params.opening.beam_width,
-                params.opening.beam_chain_width,
-            )
-        }
-    }
-
-    /// The per-turn beam (§9b): `-nbd -nbw -nbcw` over every column, aiming at a 10-chain
-    /// while `first_move_chain` (my best chain this turn) is at most `--nbtmax`.
-    pub fn turn_beam(params: &Params, first_move_chain: u32) -> Self {
-        let aim =
-            i64::from(first_move_chain) <= i64::from(params.turn_beam_limits.next_beam_target_max);
-        BeamConfig {
-            target: if aim {
-                target(TURN_BEAM_TARGET, params)
-            } else {
-                None
-            },
-            eval: BeamEval::of(params),
-            node_budget: (params.opening.beam_nodes > 0).then_some(params.opening.beam_nodes),
-            ..BeamConfig::new(
-                params.turn_beams.next_beam_depth,
-                params.turn_beams.next_beam_width,
-                params.turn_beams.next_beam_chain_width,
-            )
-        }
-    }
-
     fn drops(&self) -> Vec<Action> {
         let max_x = self.max_x.min(DROPS / 4 - 1);
         (self.min_x..=max_x)
@@ -179,20 +150,7 @@ impl BeamConfig {
 }
 
 /// The chain the per-turn beam aims at while my chains are small (§9b).
-const TURN_BEAM_TARGET: i32 = 10;
-
-fn positive(value: i32) -> Option<u32> {
-    (value > 0).then_some(value as u32)
-}
-
-/// The target `chain` (if positive) with the `-bcm-` and `-sbcm` settings.
-fn target(chain: i32, params: &Params) -> Option<Target> {
-    positive(chain).map(|chain| Target {
-        chain,
-        keep_offset: params.target.beam_chain_max_minus,
-        stop: params.target.stop_beam_at_chain_max,
-    })
-}
+pub const TURN_BEAM_TARGET: u32 = 10;
 
 /// Where a beam starts: my state at the start of a turn (before its ojama row) and the packs
 /// from that turn on.

@@ -15,7 +15,6 @@ use rayon::prelude::*;
 
 use super::key::WordHasher;
 use super::potential::{erase_potential, score};
-use crate::params::Params;
 use crate::rng::Rng;
 use crate::sim::{Action, MoveResult, Neighbourhood, PlayerState, PreparedPack};
 use ysai_tables::chain_ojama;
@@ -37,21 +36,6 @@ pub struct ChokudaiConfig {
     pub injected: Vec<i64>,
     /// Seed of the random tie-break between equal ranks.
     pub seed: u64,
-}
-
-impl ChokudaiConfig {
-    /// The opening plan (`bench chains --ai rush`): `-bd` moves from the start of the game
-    /// until `deadline`, or `--beam-nodes` expansions (reproducibly) if set.
-    pub fn first_plan(params: &Params, deadline: Instant) -> Self {
-        let nodes = (params.opening.beam_nodes > 0).then_some(params.opening.beam_nodes);
-        ChokudaiConfig {
-            horizon: params.opening.beam_depth,
-            deadline: nodes.is_none().then_some(deadline),
-            expansions: nodes,
-            injected: Vec::new(),
-            seed: params.seed,
-        }
-    }
 }
 
 /// The best fire found at one depth.

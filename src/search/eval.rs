@@ -4,7 +4,6 @@
 use ysai_tables::{skill_ojama, MAX_SKILL_BLOCKS};
 
 use crate::bitboard::WIDTH;
-use crate::params::Params;
 use crate::sim::field::{DEATH_HEIGHT, OJAMA_VALUE, SKILL_NUMBER, VISIBLE_HEIGHT};
 use crate::sim::game::{GAUGE_MAX, OJAMA_ROW, SKILL_COST};
 use crate::sim::{Action, Field, PlayerState};
@@ -141,29 +140,6 @@ pub struct EvalContext {
     pub enemy_field_ojama: i64,
     pub counter: CounterVerdict,
     pub safety: Option<SafetyBonus>,
-}
-
-impl EvalContext {
-    pub fn new(params: &Params) -> Self {
-        EvalContext {
-            height_limit: f64::from(params.eval.eval_limit),
-            may_drop: params.eval.enemy_may_drop_eval,
-            not_drop: params.eval.enemy_not_drop_eval,
-            first_min_chain: (
-                params.eval.first_min_chain_num.max(0) as u32,
-                params.eval.first_min_chain_minus,
-            ),
-            second_min_chain: (
-                params.eval.second_min_chain_num.max(0) as u32,
-                params.eval.second_min_chain_minus,
-            ),
-            enemy_skill: params.eval.calc_enemy_skill,
-            skill_mode: false,
-            enemy_field_ojama: 0,
-            counter: CounterVerdict::default(),
-            safety: None,
-        }
-    }
 }
 
 /// `sk(b)`, with the index clamped to the table (the original could read before its start).
@@ -505,7 +481,7 @@ mod tests {
 
     #[test]
     fn the_stock_difference_counts_units_at_a_fifth() {
-        let ctx = EvalContext::new(&Params::DEFAULT);
+        let ctx = crate::params::Params::DEFAULT.eval.context();
         let mut line = quiet_line();
         line.me.ojama = 13;
         assert!((evaluate(&line, &ctx) - -10.6).abs() < 1e-9);
@@ -513,7 +489,7 @@ mod tests {
 
     #[test]
     fn burying_the_enemy_outranks_everything_else() {
-        let ctx = EvalContext::new(&Params::DEFAULT);
+        let ctx = crate::params::Params::DEFAULT.eval.context();
         let mut line = quiet_line();
         line.enemy_ojama = 60;
         line.dead_ojama[1] = 40;
@@ -528,7 +504,7 @@ mod tests {
 
     #[test]
     fn small_chains_are_penalised_only_when_the_enemy_is_clean() {
-        let ctx = EvalContext::new(&Params::DEFAULT);
+        let ctx = crate::params::Params::DEFAULT.eval.context();
         let mut line = quiet_line();
         line.max_chain = 5;
         let five = evaluate(&line, &ctx);

@@ -539,7 +539,7 @@ mod tests {
         for not_drop in [15.0, -40.0] {
             let ctx = EvalContext {
                 not_drop,
-                ..EvalContext::new(&Params::default())
+                ..Params::default().eval.context()
             };
             for depth in 1..=3 {
                 let search = FullSearch {

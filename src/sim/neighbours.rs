@@ -58,17 +58,26 @@ impl Neighbourhood for Table {
     }
 }
 
+/// How the simulator finds the cells around a vanishing block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NeighbourMode {
+    /// Precomputed per-column-pattern tables (160 MiB), as the original did.
+    Table,
+    /// Bit shifts of the board: no tables, small memory.
+    Shift,
+}
+
 /// Runs `$body` with the type `$n` bound to the neighbourhood implementation named by `$mode`
-/// (a [`crate::params::NeighbourMode`]).
+/// (a [`NeighbourMode`]).
 #[macro_export]
 macro_rules! with_neighbours {
     ($mode:expr, $n:ident => $body:expr) => {
         match $mode {
-            $crate::params::NeighbourMode::Shift => {
+            $crate::sim::neighbours::NeighbourMode::Shift => {
                 type $n = $crate::sim::neighbours::Shift;
                 $body
             }
-            $crate::params::NeighbourMode::Table => {
+            $crate::sim::neighbours::NeighbourMode::Table => {
                 type $n = $crate::sim::neighbours::Table;
                 $body
             }
