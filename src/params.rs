@@ -7,6 +7,13 @@
 //! default. Values are stored as given: range checks and clamping belong to the code that uses
 //! them, so that a replayed command line means exactly what it meant to the original.
 //!
+//! The flags are grouped by who reads them (`#[command(flatten)]`): the first beam, the
+//! per-turn beams, the full searches, the original's own turn, the rule switches, and so on.
+//! A player names the groups it reads, and the flags it does not use are worked out from
+//! those ([`crate::play::flags_without_effect`]). The search and the simulator know nothing of
+//! the command line: their settings are built here ([`Params::first_beam`],
+//! [`Params::turn_beam`], [`Params::first_plan`], [`EvalFlags::context`]).
+//!
 //! Each field also declares its command-line flag: name, value, default (from
 //! [`Params::DEFAULT`]), help line and `--help` heading. [`crate::cli`] adds the two flags that
 //! have no field of their own (`-ut`, `-ai`), the single-dash spelling and the error messages.
