@@ -690,9 +690,9 @@ mod tests {
         assert_eq!(cli.command, None);
     }
 
-    #[test]
-    fn final_run_sh_line() {
-        let expected = Params {
+    /// What both versions' recommended command lines set alike.
+    fn run_sh_common() -> Params {
+        Params {
             opening: OpeningBeamFlags {
                 beam_width: 5000,
                 beam_chain_width: 1500,
@@ -700,12 +700,6 @@ mod tests {
                 beam_min_x: 2,
                 beam_max_x: 6,
                 ..Params::DEFAULT.opening
-            },
-            target: PlanTargetFlags {
-                beam_chain_max: 12,
-                beam_chain_max2: 16,
-                beam_chain_max_minus: -1,
-                ..Params::DEFAULT.target
             },
             original: OriginalTurnFlags {
                 next_chain: true,
@@ -736,6 +730,19 @@ mod tests {
                 ai2_minimax: true,
                 ai3_min_over_drops: true,
                 ..Params::DEFAULT.search
+            },
+            ..Params::default()
+        }
+    }
+
+    #[test]
+    fn final_run_sh_line() {
+        let expected = Params {
+            target: PlanTargetFlags {
+                beam_chain_max: 12,
+                beam_chain_max2: 16,
+                beam_chain_max_minus: -1,
+                ..Params::DEFAULT.target
             },
             helpers: HelperBeamFlags {
                 next_enemy_beam_width: 500,
@@ -750,7 +757,7 @@ mod tests {
                 enemy_beam_width: 500,
                 enemy_beam_chain_width: 200,
             },
-            ..Params::default()
+            ..run_sh_common()
         };
         assert_eq!(params(FINAL_RUN_SH), expected);
     }
@@ -758,52 +765,14 @@ mod tests {
     #[test]
     fn qualifier_line() {
         let expected = Params {
-            opening: OpeningBeamFlags {
-                beam_width: 5000,
-                beam_chain_width: 1500,
-                beam_depth: 16,
-                beam_min_x: 2,
-                beam_max_x: 6,
-                ..Params::DEFAULT.opening
-            },
             target: PlanTargetFlags {
                 beam_chain_max: 12,
                 beam_chain_max_minus: 1,
                 beam_chain_max2: -1,
                 ..Params::DEFAULT.target
             },
-            original: OriginalTurnFlags {
-                next_chain: true,
-                next_beam_ignore_eval_diff: 10,
-                beam_ignore_eval_max: 70,
-                beam_ignore_eval_min: 70,
-                beam_ignore_eval_diff: 35,
-                next_beam_min_chain: 9,
-                ..Params::DEFAULT.original
-            },
-            turn_beams: TurnBeamFlags {
-                next_beam_width: 700,
-                next_beam_chain_width: 350,
-                ..Params::DEFAULT.turn_beams
-            },
-            turn_beam_limits: TurnBeamLimitFlags {
-                next_beam_time_ms: 1350,
-                ..Params::DEFAULT.turn_beam_limits
-            },
-            eval: EvalFlags {
-                enemy_may_drop_eval: -5.0,
-                first_min_chain_num: 10,
-                first_min_chain_minus: -10.0,
-                second_min_chain_minus: -5.0,
-                ..Params::DEFAULT.eval
-            },
-            search: SearchFlags {
-                ai2_minimax: true,
-                ai3_min_over_drops: true,
-                ..Params::DEFAULT.search
-            },
             threads: 0,
-            ..Params::default()
+            ..run_sh_common()
         };
         assert_eq!(params(QUAL_RECOMMENDED), expected);
         let compatibility = run(QUAL_RECOMMENDED).unwrap().compatibility;

@@ -35,13 +35,7 @@ fn the_replay_page_draws_the_recorded_game() {
     let dir = TempDir::new().unwrap();
     let replay_file = play_one_game(dir.path());
     let page = dir.path().join("replay.html");
-    ysai(&[
-        "arena",
-        "replay",
-        replay_file.to_str().unwrap(),
-        "--html",
-        page.to_str().unwrap(),
-    ]);
+    make_replay_page(&replay_file, &page);
     let replay: Value = serde_json::from_str(&fs::read_to_string(&replay_file).unwrap()).unwrap();
     let turns = replay["turns"].as_array().unwrap();
     let last = turns.len() - 1;
@@ -79,29 +73,10 @@ fn the_charts_move_the_replay_to_the_turn_clicked_and_the_ai_shows_its_thoughts(
         return;
     }
     let dir = TempDir::new().unwrap();
-    let replays = dir.path().join("replays");
-    ysai(&[
-        "arena",
-        "--p0",
-        "self --turn-ms 500",
-        "--p1",
-        "greedy",
-        "--games",
-        "1",
-        "--tc",
-        "none",
-        "--replays",
-        replays.to_str().unwrap(),
-    ]);
-    let replay_file = replays.join("game-000000.json");
+    play_match(dir.path(), "self --turn-ms 500", "greedy", 1);
+    let replay_file = dir.path().join("replays/game-000000.json");
     let page = dir.path().join("replay.html");
-    ysai(&[
-        "arena",
-        "replay",
-        replay_file.to_str().unwrap(),
-        "--html",
-        page.to_str().unwrap(),
-    ]);
+    make_replay_page(&replay_file, &page);
     let replay: Value = serde_json::from_str(&fs::read_to_string(&replay_file).unwrap()).unwrap();
     let last = replay["turns"].as_array().unwrap().len() - 1;
     assert!(
@@ -160,22 +135,7 @@ fn the_match_report_shows_the_match_and_links_every_game() {
         return;
     }
     let dir = TempDir::new().unwrap();
-    let results = dir.path().join("results.jsonl");
-    ysai(&[
-        "arena",
-        "--p0",
-        "greedy",
-        "--p1",
-        "random --seed 3",
-        "--games",
-        "20",
-        "--tc",
-        "none",
-        "--results",
-        results.to_str().unwrap(),
-        "--replays",
-        dir.path().join("replays").to_str().unwrap(),
-    ]);
+    let results = play_match(dir.path(), "greedy", "random --seed 3", 20);
     let report = dir.path().join("match.html");
     ysai(&[
         "arena",
@@ -464,21 +424,43 @@ fn ysai(args: &[&str]) -> String {
 
 /// Plays greedy against random and returns the game's replay file.
 fn play_one_game(dir: &Path) -> PathBuf {
+    play_match(dir, "greedy", "random", 1);
+    dir.join("replays/game-000000.json")
+}
+
+/// Plays `games` games of `p0` against `p1` without a clock: the results go to
+/// `dir/results.jsonl`, which it returns, and the replays to `dir/replays/`.
+fn play_match(dir: &Path, p0: &str, p1: &str, games: u32) -> PathBuf {
+    let results = dir.join("results.jsonl");
     let replays = dir.join("replays");
+    let games = games.to_string();
     ysai(&[
         "arena",
         "--p0",
-        "greedy",
+        p0,
         "--p1",
-        "random",
+        p1,
         "--games",
-        "1",
+        &games,
         "--tc",
         "none",
+        "--results",
+        results.to_str().unwrap(),
         "--replays",
         replays.to_str().unwrap(),
     ]);
-    replays.join("game-000000.json")
+    results
+}
+
+/// Writes the replay page of `replay_file` to `page`.
+fn make_replay_page(replay_file: &Path, page: &Path) {
+    ysai(&[
+        "arena",
+        "replay",
+        replay_file.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ]);
 }
 
 /// The page's DOM after its script ran, opened at the end of `turn`.

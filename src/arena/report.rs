@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use super::referee::BIG_CHAIN;
 use super::results::GameLine;
-use super::runner::verdict;
+use super::runner::{number, verdict};
 use super::stats::{Elo, Sprt, Wdl};
 
 /// The SPRT a report runs when none is given.
@@ -144,14 +144,12 @@ fn wdl_of(games: &[&GameLine]) -> Wdl {
     wdl
 }
 
-/// `+12.3`, `-4.0`, `+inf`.
+/// An Elo value with its sign: `+12.3`, `-4.0`, `+inf`.
 fn signed(value: f64) -> String {
-    if value.is_finite() {
-        format!("{value:+.1}")
-    } else if value > 0.0 {
-        "+inf".to_string()
+    if value.is_finite() && value >= 0.0 {
+        format!("+{}", number(value))
     } else {
-        "-inf".to_string()
+        number(value)
     }
 }
 

@@ -499,7 +499,7 @@ pub fn verdict(wdl: &Wdl, sprt: Option<&Sprt>) -> String {
 }
 
 /// An Elo value with one decimal; infinite ones as `+inf` / `-inf`.
-fn number(value: f64) -> String {
+pub(super) fn number(value: f64) -> String {
     if value.is_finite() {
         format!("{value:.1}")
     } else if value > 0.0 {
