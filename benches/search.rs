@@ -39,6 +39,25 @@ fn searches(c: &mut Criterion) {
             .num_threads(threads)
             .build()
             .expect("thread pool");
+        // The positions each search values, so that nodes per second can be read off the
+        // times below.
+        let (enemy_nodes, my_nodes) = pool.install(|| {
+            tt.clear();
+            let enemy = enemy::search::<Shift>(enemy_root, &p.packs, DEPTH, Some(&tt), None);
+            tt.clear();
+            let search = FullSearch {
+                packs: &p.packs,
+                depth: DEPTH,
+                enemy: &table,
+                model,
+                eval: &ctx,
+                tt: Some(&tt),
+                deadline: None,
+            };
+            let mine = search.run::<Shift>(&root);
+            (enemy.map(|t| t.nodes), mine.map(|v| v.nodes))
+        });
+        eprintln!("threads {threads}: positions valued: enemy {enemy_nodes:?}, mine {my_nodes:?}");
         group.bench_function(format!("enemy_depth{DEPTH}/threads{threads}"), |b| {
             b.iter(|| {
                 pool.install(|| {
