@@ -34,6 +34,24 @@ fn searches(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
+    // One run of each search from a cleared table, as timed below.
+    let run_enemy = || {
+        tt.clear();
+        enemy::search::<Shift>(enemy_root, &p.packs, DEPTH, Some(&tt), None)
+    };
+    let run_mine = || {
+        tt.clear();
+        let search = FullSearch {
+            packs: &p.packs,
+            depth: DEPTH,
+            enemy: &table,
+            model,
+            eval: &ctx,
+            tt: Some(&tt),
+            deadline: None,
+        };
+        search.run::<Shift>(&root)
+    };
     for threads in [1, cores] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -41,47 +59,14 @@ fn searches(c: &mut Criterion) {
             .expect("thread pool");
         // The positions each search values, so that nodes per second can be read off the
         // times below.
-        let (enemy_nodes, my_nodes) = pool.install(|| {
-            tt.clear();
-            let enemy = enemy::search::<Shift>(enemy_root, &p.packs, DEPTH, Some(&tt), None);
-            tt.clear();
-            let search = FullSearch {
-                packs: &p.packs,
-                depth: DEPTH,
-                enemy: &table,
-                model,
-                eval: &ctx,
-                tt: Some(&tt),
-                deadline: None,
-            };
-            let mine = search.run::<Shift>(&root);
-            (enemy.map(|t| t.nodes), mine.map(|v| v.nodes))
-        });
+        let enemy_nodes = pool.install(run_enemy).map(|t| t.nodes);
+        let my_nodes = pool.install(run_mine).map(|v| v.nodes);
         eprintln!("threads {threads}: positions valued: enemy {enemy_nodes:?}, mine {my_nodes:?}");
         group.bench_function(format!("enemy_depth{DEPTH}/threads{threads}"), |b| {
-            b.iter(|| {
-                pool.install(|| {
-                    tt.clear();
-                    enemy::search::<Shift>(enemy_root, &p.packs, DEPTH, Some(&tt), None)
-                })
-            })
+            b.iter(|| pool.install(run_enemy))
         });
         group.bench_function(format!("my_depth{DEPTH}/threads{threads}"), |b| {
-            b.iter(|| {
-                pool.install(|| {
-                    tt.clear();
-                    let search = FullSearch {
-                        packs: &p.packs,
-                        depth: DEPTH,
-                        enemy: &table,
-                        model,
-                        eval: &ctx,
-                        tt: Some(&tt),
-                        deadline: None,
-                    };
-                    search.run::<Shift>(&root)
-                })
-            })
+            b.iter(|| pool.install(run_mine))
         });
     }
     group.finish();
