@@ -113,6 +113,13 @@ impl LaneBoard {
         unsafe { _mm512_test_epi32_mask(self.0, self.0) == 0 }
     }
 
+    /// Bit x: lane (column) x holds a cell.
+    #[inline]
+    pub fn occupied_lanes(self) -> u16 {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe { _mm512_test_epi32_mask(self.0, self.0) }
+    }
+
     /// Whether the two sets share a cell.
     #[inline]
     pub fn meets(self, other: LaneBoard) -> bool {

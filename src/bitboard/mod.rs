@@ -137,6 +137,12 @@ impl BitBoard {
         u32::from_le(word) & 0xFF_FFFF
     }
 
+    /// Bit x: column x holds a cell.
+    #[inline]
+    pub fn occupied_columns(&self) -> u16 {
+        (0..WIDTH).fold(0, |mask, x| mask | u16::from(self.column(x) != 0) << x)
+    }
+
     /// Replaces the 24 bits of column `x` (bits above 24 are ignored) with a three-byte
     /// write: no load, and nothing written that the next column's 32-bit load reads (a store
     /// only partly under a later load cannot be forwarded to it, and stalls the load).

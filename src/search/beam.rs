@@ -23,10 +23,10 @@ use rayon::prelude::*;
 use ysai_tables::{chain_ojama, MAX_CHAIN};
 
 use super::key::WordHasher;
-use super::potential::{self, erase_potential};
+use super::potential::{self, erase_potential_beside, Erasures};
 use super::timeman::Deadline;
 use crate::sim::game::{offset_ojama, OJAMA_ROW, SKILL_COST};
-use crate::sim::{Action, Field, Neighbourhood, PlayerState, PreparedPack};
+use crate::sim::{Action, DropOutcome, Field, Neighbourhood, PlayerState, PreparedPack};
 
 /// Moves per pack: 9 columns x 4 rotations.
 const DROPS: u8 = 36;
@@ -330,23 +330,66 @@ fn play<N: Neighbourhood>(
     Some(child)
 }
 
+/// The outcome of every drop of a pack on one field, in [`Action::drops`] order.
+type DropOutcomes = [DropOutcome; DROPS as usize];
+
+fn drop_outcomes<N: Neighbourhood>(field: &Field, pack: &PreparedPack) -> DropOutcomes {
+    std::array::from_fn(|i| match Action::drops()[i] {
+        Action::Drop { x, rot } => field.drop_outcome::<N>(pack, x, rot),
+        Action::Skill => unreachable!("drops only"),
+    })
+}
+
+/// What a frontier node's field gave the rank: the next pack's drops and, for the potential
+/// rank, every erasure.
+struct ParentWork {
+    drops: DropOutcomes,
+    erasures: Option<Erasures>,
+}
+
+/// A child's parent's work, and the columns in which the child's field differs from the
+/// parent's: what holds beside those columns need not be played again.
+#[derive(Clone, Copy)]
+struct Reference<'r> {
+    parent: &'r ParentWork,
+    changed: u16,
+}
+
+/// The columns in which `child` differs from `parent`, the child being `parent` after a drop
+/// in `x` (and maybe a chain and an ojama row): those of the drop, and every column whose
+/// height changed (a column that loses no block and gains none is unchanged).
+fn changed_columns(parent: &Field, child: &Field, x: u8) -> u16 {
+    let (before, after) = (parent.heights(), child.heights());
+    (0..before.len()).fold(0b11 << x, |mask, c| {
+        mask | u16::from(before[c] != after[c]) << c
+    })
+}
+
 /// Tries the 36 drops of `pack` on `state`; strictly better wins, in x-major order.
 fn lookahead<N: Neighbourhood>(
     state: &PlayerState,
     pack: &PreparedPack,
     flat: bool,
+    reference: Option<Reference<'_>>,
 ) -> Option<Lookahead> {
     let mut best: Option<Lookahead> = None;
-    let blocks_now = state.field.number_blocks();
-    for &action in Action::drops() {
-        let Some((chains, blocks)) = drop_outcome::<N>(&state.field, blocks_now, pack, action)
-        else {
-            continue;
+    let blocks_now = i64::from(state.field.number_blocks());
+    for (i, &action) in Action::drops().iter().enumerate() {
+        let outcome = match reference {
+            Some(r) if r.parent.drops[i].holds_beside(r.changed) => r.parent.drops[i],
+            _ => match action {
+                Action::Drop { x, rot } => state.field.drop_outcome::<N>(pack, x, rot),
+                Action::Skill => continue,
+            },
         };
+        if outcome.dead {
+            continue;
+        }
+        let chains = u32::from(outcome.chains);
         let score = if flat {
             0
         } else {
-            chain_ojama(chains) * 100 + i64::from(blocks)
+            chain_ojama(chains) * 100 + blocks_now + i64::from(outcome.blocks_change)
         };
         if best.is_none_or(|b| score > b.score) {
             best = Some(Lookahead {
@@ -359,25 +402,6 @@ fn lookahead<N: Neighbourhood>(
     best
 }
 
-/// The chain a drop fires and the numbered blocks left after it, `None` if it loses. A drop
-/// that pairs nothing (most of them) is answered without copying the field.
-#[inline]
-fn drop_outcome<N: Neighbourhood>(
-    field: &Field,
-    blocks_now: u32,
-    pack: &PreparedPack,
-    action: Action,
-) -> Option<(u32, u32)> {
-    if let Action::Drop { x, rot } = action {
-        if let Some(quiet) = field.quiet_drop(pack, x, rot) {
-            return (!quiet.dead).then_some((0, blocks_now + quiet.placed));
-        }
-    }
-    let mut after = *field;
-    let result = after.apply::<N>(pack, action);
-    (!result.dead).then(|| (result.chains, after.number_blocks()))
-}
-
 /// Ranks a child from its state (after its ojama row) and the next pack.
 fn evaluate<N: Neighbourhood>(
     child: &mut Child,
@@ -385,6 +409,7 @@ fn evaluate<N: Neighbourhood>(
     next_pack: Option<&PreparedPack>,
     cutoff: HeightCutoff,
     eval: BeamEval,
+    reference: Option<Reference<'_>>,
 ) {
     if let BeamEval::Skill { count_blocks } = eval {
         evaluate_skill(child, &node.state, count_blocks);
@@ -397,7 +422,7 @@ fn evaluate<N: Neighbourhood>(
             .heights()
             .iter()
             .any(|&h| h >= CUTOFF_HEIGHT);
-    let best = next_pack.and_then(|pack| lookahead::<N>(&node.state, pack, tall));
+    let best = next_pack.and_then(|pack| lookahead::<N>(&node.state, pack, tall, reference));
     let Some(best) = best else {
         child.chain = 0;
         child.fire = 0;
@@ -409,7 +434,9 @@ fn evaluate<N: Neighbourhood>(
     child.path_chain = child.path_chain.max(best.chain);
     if eval == BeamEval::Potential {
         let field = &node.state.field;
-        child.total = potential::score(field, chain_ojama(erase_potential::<N>(field).chain));
+        let erasures = reference.and_then(|r| Some((r.parent.erasures.as_ref()?, r.changed)));
+        let potential = erase_potential_beside::<N>(field, erasures);
+        child.total = potential::score(field, chain_ojama(potential.chain));
         return;
     }
     let path_part = chain_ojama(u32::from(child.path_chain)) * 1000;
@@ -431,6 +458,35 @@ fn evaluate_skill(child: &mut Child, state: &PlayerState, count_blocks: bool) {
     child.chain = destroyed.min(SKILL_BUCKETS) as u8;
     child.fire = 0;
     child.total = i64::from(worth) * i64::from(state.gauge.min(SKILL_COST));
+}
+
+/// The rank's work on every frontier field, which the frontier's children, differing from
+/// their parent in a few columns, read instead of playing again what happens far from those
+/// columns. Empty when the rank tries no drops (skill mode) or no pack follows.
+fn parent_work<N: Neighbourhood>(
+    frontier: &[Node],
+    next_pack: Option<&PreparedPack>,
+    eval: BeamEval,
+    progress: &Progress,
+) -> Vec<Option<ParentWork>> {
+    let Some(pack) = next_pack.filter(|_| !matches!(eval, BeamEval::Skill { .. })) else {
+        return Vec::new();
+    };
+    frontier
+        .par_iter()
+        .map(|node| {
+            // Past the deadline no child is evaluated, and none reads this.
+            if progress.out_of_time() {
+                return None;
+            }
+            progress.count(u64::from(DROPS));
+            let field = &node.state.field;
+            Some(ParentWork {
+                drops: drop_outcomes::<N>(field, pack),
+                erasures: (eval == BeamEval::Potential).then(|| Erasures::of::<N>(field)),
+            })
+        })
+        .collect()
 }
 
 /// One depth's frontier and how each node was reached.
@@ -559,6 +615,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
             self.root.packs.first(),
             self.config.height_cutoff,
             self.config.eval,
+            None,
         );
         self.progress.count(u64::from(DROPS));
         // The root's own chain is reported, but the target and stop rules, like the node
@@ -669,6 +726,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
         let cutoff = self.config.height_cutoff;
         let eval = self.config.eval;
         let progress = &self.progress;
+        let parents = parent_work::<N>(frontier, next_pack, eval, progress);
         let evaluated: Vec<bool> = children
             .par_iter_mut()
             .map(|child| {
@@ -678,7 +736,15 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
                 let parent = &frontier[child.parent as usize];
                 let action = Action::ALL[child.action as usize];
                 let node = play::<N>(parent, pack, action, injected).expect("played before");
-                evaluate::<N>(child, &node, next_pack, cutoff, eval);
+                let work = parents.get(child.parent as usize).and_then(Option::as_ref);
+                let reference = match (work, action) {
+                    (Some(work), Action::Drop { x, .. }) => Some(Reference {
+                        parent: work,
+                        changed: changed_columns(&parent.state.field, &node.state.field, x),
+                    }),
+                    _ => None,
+                };
+                evaluate::<N>(child, &node, next_pack, cutoff, eval, reference);
                 progress.count(1 + u64::from(DROPS));
                 true
             })
@@ -888,6 +954,7 @@ fn sort_best(bucket: &mut [Child], count: usize) {
 mod tests {
     use super::*;
     use crate::bench::bench_positions;
+    use crate::search::potential::erase_potential;
     use crate::sim::Shift;
 
     fn child(chain: u8, total: i64, key: u64) -> Child {
@@ -912,6 +979,106 @@ mod tests {
         assert_eq!(chains, [9, 9, 9, 9, 7, 7, 7, 2]);
         assert_eq!(chosen[0].total, 100, "the best of a bucket goes first");
         assert!(choose_frontier(&candidates, 0, 4).is_empty());
+    }
+
+    /// Every drop the lookahead takes from the parent's field does on the child exactly what
+    /// it did there; and a drop that only misses the changed columns, without a column
+    /// between them, may not.
+    #[test]
+    fn a_drop_far_from_a_childs_changes_does_on_it_what_it_did_on_the_parent() {
+        let (mut reused, mut reused_chains, mut adjacent_differs) = (0, 0, 0);
+        for position in bench_positions() {
+            // The position, and the same with a row of ojama about to fall.
+            let mut pending = position.me;
+            pending.ojama += OJAMA_ROW;
+            for me in [position.me, pending] {
+                let parent = Node {
+                    state: me,
+                    enemy_ojama: 0,
+                    path_chain: 0,
+                };
+                let (pack, next) = (&position.packs[0], &position.packs[1]);
+                let outcomes = drop_outcomes::<Shift>(&me.field, next);
+                for &action in Action::drops() {
+                    let Action::Drop { x, .. } = action else {
+                        continue;
+                    };
+                    let Some(child) = play::<Shift>(&parent, pack, action, 0) else {
+                        continue;
+                    };
+                    let field = &child.state.field;
+                    let changed = changed_columns(&me.field, field, x);
+                    for (i, &drop) in Action::drops().iter().enumerate() {
+                        let Action::Drop { x: dx, rot } = drop else {
+                            continue;
+                        };
+                        let own = field.drop_outcome::<Shift>(next, dx, rot);
+                        let kept = outcomes[i];
+                        if kept.holds_beside(changed) {
+                            assert_eq!(own, kept, "{}: {action} then {drop}", position.name);
+                            reused += 1;
+                            reused_chains += usize::from(kept.chains > 0);
+                        } else if kept.columns & changed == 0 && own != kept {
+                            adjacent_differs += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            reused > 1000 && reused_chains > 100,
+            "{reused} reused, {reused_chains} chains"
+        );
+        assert!(adjacent_differs > 0, "a neighbouring column changes a drop");
+    }
+
+    /// Every erasure a child reads off its parent's erasures starts the chain it starts on the
+    /// child, so the child's potential is its own.
+    #[test]
+    fn a_childs_potential_beside_its_parents_erasures_is_its_own() {
+        let (mut children, mut reused) = (0, 0);
+        for position in bench_positions() {
+            let parent = Node {
+                state: position.me,
+                enemy_ojama: 0,
+                path_chain: 0,
+            };
+            let erasures = Erasures::of::<Shift>(&position.me.field);
+            for &action in Action::drops() {
+                let Action::Drop { x, .. } = action else {
+                    continue;
+                };
+                let Some(child) = play::<Shift>(&parent, &position.packs[0], action, 0) else {
+                    continue;
+                };
+                let field = &child.state.field;
+                let changed = changed_columns(&position.me.field, field, x);
+                let beside = erase_potential_beside::<Shift>(field, Some((&erasures, changed)));
+                assert_eq!(
+                    beside,
+                    erase_potential::<Shift>(field),
+                    "{}: {action}",
+                    position.name
+                );
+                children += 1;
+                for (cx, cy) in potential::erasable(field).cells() {
+                    let Some(kept) = erasures.chain_beside(cx, cy, changed) else {
+                        continue;
+                    };
+                    let own = field.chains_after_erasing::<Shift>(cx, cy);
+                    assert_eq!(
+                        kept, own,
+                        "{}: {action}, erasing ({cx}, {cy})",
+                        position.name
+                    );
+                    reused += usize::from(kept > 0);
+                }
+            }
+        }
+        assert!(
+            children > 100 && reused > 100,
+            "{children} children, {reused} chains reused"
+        );
     }
 
     /// Children in frontier order with keys, path chains and ranks from a fixed scramble.
@@ -1263,7 +1430,14 @@ mod tests {
         let score = |cutoff| {
             let mut c = child(0, 0, 0);
             c.path_chain = 9;
-            evaluate::<Shift>(&mut c, &node, Some(&p.packs[0]), cutoff, BeamEval::Chain);
+            evaluate::<Shift>(
+                &mut c,
+                &node,
+                Some(&p.packs[0]),
+                cutoff,
+                BeamEval::Chain,
+                None,
+            );
             c.total
         };
         assert_eq!(score(HeightCutoff::Qualifier), 0);
@@ -1304,6 +1478,7 @@ mod tests {
             BeamEval::Skill {
                 count_blocks: false,
             },
+            None,
         );
         assert_eq!((c.chain, c.total), (4, 4 * 80), "the gauge counts up to 80");
         evaluate::<Shift>(
@@ -1312,6 +1487,7 @@ mod tests {
             None,
             HeightCutoff::Off,
             BeamEval::Skill { count_blocks: true },
+            None,
         );
         assert_eq!(
             c.total,

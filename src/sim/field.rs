@@ -101,6 +101,69 @@ pub struct QuietDrop {
     pub dead: bool,
 }
 
+/// What a drop does to a field, as a search ranking drops reads it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DropOutcome {
+    pub chains: u8,
+    /// Numbered blocks after the drop minus before.
+    pub blocks_change: i16,
+    /// The field is dead afterwards, or the pack did not fit.
+    pub dead: bool,
+    /// Bit x: column x took a block of the pack or lost one in the chain. Every other column
+    /// kept its blocks, and a block's neighbours are at most one column away, so the drop does
+    /// the same on a field that differs from this one only two or more columns from these.
+    pub columns: u16,
+}
+
+impl DropOutcome {
+    /// Whether the drop does the same on a field that differs from this one only in
+    /// `changed` columns (bit x = column x).
+    #[inline]
+    pub fn holds_beside(&self, changed: u16) -> bool {
+        acts_apart(self.columns, changed)
+    }
+}
+
+/// What erasing one block by itself starts (see [`Field::erasure`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Erasure {
+    pub chains: u32,
+    /// Bit x: column x lost a block (the erased one included); as [`DropOutcome::columns`].
+    pub columns: u16,
+}
+
+impl Erasure {
+    /// Whether erasing the block starts the same chain on a field that differs from this one
+    /// only in `changed` columns.
+    #[inline]
+    pub fn holds_beside(&self, changed: u16) -> bool {
+        acts_apart(self.columns, changed)
+    }
+}
+
+/// Whether something that touched only the `acted` columns of a field happens alike on a
+/// field that differs from it only in the `changed` columns: every column it read is a
+/// neighbour of one it touched, and none of those changed.
+#[inline]
+fn acts_apart(acted: u16, changed: u16) -> bool {
+    let reach = acted | acted << 1 | acted >> 1;
+    reach & changed == 0
+}
+
+/// A chain's steps and the columns that lost blocks in it (bit x = column x).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Chain {
+    steps: u32,
+    columns: u16,
+}
+
+impl Chain {
+    const NONE: Chain = Chain {
+        steps: 0,
+        columns: 0,
+    };
+}
+
 /// What a pack drop put on the field.
 #[derive(Default)]
 struct Placement {
@@ -420,38 +483,83 @@ impl Field {
         x: u8,
         rot: u8,
     ) -> MoveResult {
-        if x >= DROP_COLUMNS {
+        let Some(chain) = self.land_and_chain::<N>(pack, x, rot) else {
             return MoveResult {
                 dead: true,
                 ..MoveResult::default()
             };
+        };
+        let score = chain_score(chain.steps);
+        MoveResult {
+            chains: chain.steps,
+            score,
+            ojama: score / 2,
+            vanished: chain.steps > 0,
+            skill_destroyed: 0,
+            dead: self.is_dead(),
+        }
+    }
+
+    /// Lands the pack and resolves its chain; `None` if it does not fit (the field is then
+    /// left half-written, as a lost field may be).
+    #[inline]
+    fn land_and_chain<N: Neighbourhood>(
+        &mut self,
+        pack: &PreparedPack,
+        x: u8,
+        rot: u8,
+    ) -> Option<Chain> {
+        if x >= DROP_COLUMNS {
+            return None;
         }
         let mut placement = Placement::default();
         for side in 0..2 {
             let column = usize::from(x) + side;
             let landing = pack.landing(rot, side);
             if !self.stack_numbers(column, landing, &mut placement) {
-                return MoveResult {
-                    dead: true,
-                    ..MoveResult::default()
-                };
+                return None;
             }
             self.add_height(column, landing.iter().filter(|&&v| v != 0).count() as u8);
         }
         self.boards[ANY] |= placement.cells;
-        let chains = if placement.doomed.is_zero() {
-            0
+        Some(if placement.doomed.is_zero() {
+            Chain::NONE
         } else {
             self.chain_from::<N>(placement.doomed)
-        };
-        let score = chain_score(chains);
-        MoveResult {
-            chains,
-            score,
-            ojama: score / 2,
-            vanished: chains > 0,
-            skill_destroyed: 0,
-            dead: self.is_dead(),
+        })
+    }
+
+    /// What dropping the pack at `x`, `rot` would do, without keeping the field it leaves: a
+    /// drop that pairs nothing is answered from the heights (see [`Field::quiet_drop`]).
+    pub fn drop_outcome<N: Neighbourhood>(
+        &self,
+        pack: &PreparedPack,
+        x: u8,
+        rot: u8,
+    ) -> DropOutcome {
+        let pack_columns = 0b11u16 << x.min(DROP_COLUMNS);
+        if let Some(quiet) = self.quiet_drop(pack, x, rot) {
+            return DropOutcome {
+                chains: 0,
+                blocks_change: quiet.placed as i16,
+                dead: quiet.dead,
+                columns: pack_columns,
+            };
+        }
+        let mut after = *self;
+        match after.land_and_chain::<N>(pack, x, rot) {
+            Some(chain) => DropOutcome {
+                chains: chain.steps as u8,
+                blocks_change: after.number_blocks() as i16 - self.number_blocks() as i16,
+                dead: after.is_dead(),
+                columns: pack_columns | chain.columns,
+            },
+            None => DropOutcome {
+                chains: 0,
+                blocks_change: 0,
+                dead: true,
+                columns: pack_columns,
+            },
         }
     }
 
@@ -500,12 +608,21 @@ impl Field {
     /// The chain that follows if the block at (x, y) vanished by itself (the blocks above it
     /// fall one row): what a chain potential asks of each buried block. 0 on an empty cell.
     pub fn chains_after_erasing<N: Neighbourhood>(&self, x: usize, y: usize) -> u32 {
+        self.erasure::<N>(x, y).chains
+    }
+
+    /// [`Field::chains_after_erasing`], with the columns the chain touched.
+    pub fn erasure<N: Neighbourhood>(&self, x: usize, y: usize) -> Erasure {
         let cell = BitBoard::cell(x, y);
         if (self.boards[ANY] & cell).is_zero() {
-            return 0;
+            return Erasure::default();
         }
         let mut field = *self;
-        field.chain_after_removing::<N>(cell)
+        let chain = field.chain_after_removing::<N>(cell);
+        Erasure {
+            chains: chain.steps,
+            columns: 1 << x | chain.columns,
+        }
     }
 
     /// The row of the highest ojama of column `x`, if it holds one.
@@ -521,7 +638,7 @@ impl Field {
         let chains = if destroyed == 0 {
             0
         } else {
-            self.chain_after_removing::<N>(doomed)
+            self.chain_after_removing::<N>(doomed).steps
         };
         MoveResult {
             chains,
@@ -535,25 +652,25 @@ impl Field {
 
     /// Removes `gone` (the skill's explosion, an erased block: not a chain step itself), lets
     /// the rest fall, and returns the chain that follows.
-    fn chain_after_removing<N: Neighbourhood>(&mut self, gone: BitBoard) -> u32 {
+    fn chain_after_removing<N: Neighbourhood>(&mut self, gone: BitBoard) -> Chain {
         let moved = self.remove(gone);
         self.resolve_chains::<N>(moved | complements(moved))
     }
 
-    /// Vanish, fall, repeat; returns the number of vanish steps. `tested` holds the numbers
+    /// Vanish, fall, repeat: the chain that follows. `tested` holds the numbers
     /// (bits 1..=9, closed under n -> 10 - n) whose blocks may have new neighbours.
-    fn resolve_chains<N: Neighbourhood>(&mut self, tested: u16) -> u32 {
+    fn resolve_chains<N: Neighbourhood>(&mut self, tested: u16) -> Chain {
         let doomed = self.vanishing::<N>(tested);
         if doomed.is_zero() {
-            0
+            Chain::NONE
         } else {
             self.chain_from::<N>(doomed)
         }
     }
 
-    /// The chain whose first step removes `doomed` (not empty); returns its number of steps.
+    /// The chain whose first step removes `doomed` (not empty).
     #[inline]
-    fn chain_from<N: Neighbourhood>(&mut self, doomed: BitBoard) -> u32 {
+    fn chain_from<N: Neighbourhood>(&mut self, doomed: BitBoard) -> Chain {
         #[cfg(ysai_avx512)]
         if N::SHIFTS {
             return self.chain_in_lanes(doomed);
@@ -564,16 +681,17 @@ impl Field {
     /// [`Field::chain_from`] on lane boards: the field is spread to a lane per column once,
     /// stays in registers for every step, and is packed back at the end.
     #[cfg(ysai_avx512)]
-    fn chain_in_lanes(&mut self, doomed: BitBoard) -> u32 {
+    fn chain_in_lanes(&mut self, doomed: BitBoard) -> Chain {
         // The block board is left out of the loop and rebuilt at the end.
         let mut boards = [LaneBoard::zero(); 11];
         for n in 1..OJAMA + 1 {
             boards[n] = LaneBoard::from_board(self.boards[n]);
         }
         let mut doomed = LaneBoard::from_board(doomed);
-        let mut chains = 0;
+        let mut chain = Chain::NONE;
         loop {
-            chains += 1;
+            chain.steps += 1;
+            chain.columns |= doomed.occupied_lanes();
             let landed = fall_in_lanes(&mut boards, doomed);
             doomed = vanishing_in_lanes(&boards, landed);
             if doomed.is_zero() {
@@ -585,18 +703,19 @@ impl Field {
             .fold(LaneBoard::zero(), |any, &b| any.or(b));
         self.boards = boards.map(LaneBoard::to_board);
         self.heights = boards[ANY].column_counts();
-        chains
+        chain
     }
 
     /// [`Field::chain_from`] on the packed boards, a column at a time.
-    fn chain_by_columns<N: Neighbourhood>(&mut self, mut doomed: BitBoard) -> u32 {
-        let mut chains = 0;
+    fn chain_by_columns<N: Neighbourhood>(&mut self, mut doomed: BitBoard) -> Chain {
+        let mut chain = Chain::NONE;
         loop {
-            chains += 1;
+            chain.steps += 1;
+            chain.columns |= doomed.occupied_columns();
             let changed = self.remove(doomed);
             doomed = self.vanishing::<N>(changed | complements(changed));
             if doomed.is_zero() {
-                return chains;
+                return chain;
             }
         }
     }
@@ -772,7 +891,7 @@ mod lane_tests {
             let chains = lanes.chain_in_lanes(doomed);
             let expected = columns.chain_by_columns::<Shift>(doomed);
             assert_eq!((chains, lanes), (expected, columns), "{field:?}{doomed:?}");
-            longer_chains += usize::from(chains > 1);
+            longer_chains += usize::from(chains.steps > 1);
         }
         assert!(longer_chains > 1000, "{longer_chains} removals chained");
     }
