@@ -109,9 +109,10 @@ pub struct DropOutcome {
     pub blocks_change: i16,
     /// The field is dead afterwards, or the pack did not fit.
     pub dead: bool,
-    /// Bit x: column x took a block of the pack or lost one in the chain. Every other column
-    /// kept its blocks, and a block's neighbours are at most one column away, so the drop does
-    /// the same on a field that differs from this one only two or more columns from these.
+    /// Bit x: column x took a block of the pack, lost one in the chain, or is 17 high after
+    /// it. Every other column kept its blocks and was not looked at, and a block's neighbours
+    /// are at most one column away, so the drop does the same on a field that differs from
+    /// this one only two or more columns from these.
     pub columns: u16,
 }
 
@@ -395,6 +396,14 @@ impl Field {
         any_column_dead(self.heights)
     }
 
+    /// Bit x: column x holds 17 or more blocks.
+    fn dead_columns(&self) -> u16 {
+        let heights = self.heights();
+        (0..WIDTH).fold(0, |mask, x| {
+            mask | u16::from(heights[x] >= DEATH_HEIGHT) << x
+        })
+    }
+
     /// The blocks the skill would destroy now: every 5 and every numbered block touching one.
     #[inline]
     pub fn skill_targets(&self) -> BitBoard {
@@ -537,23 +546,29 @@ impl Field {
         x: u8,
         rot: u8,
     ) -> DropOutcome {
+        // A dead field also read the columns that killed it.
         let pack_columns = 0b11u16 << x.min(DROP_COLUMNS);
         if let Some(quiet) = self.quiet_drop(pack, x, rot) {
+            let killers = if quiet.dead { self.dead_columns() } else { 0 };
             return DropOutcome {
                 chains: 0,
                 blocks_change: quiet.placed as i16,
                 dead: quiet.dead,
-                columns: pack_columns,
+                columns: pack_columns | killers,
             };
         }
         let mut after = *self;
         match after.land_and_chain::<N>(pack, x, rot) {
-            Some(chain) => DropOutcome {
-                chains: chain.steps as u8,
-                blocks_change: after.number_blocks() as i16 - self.number_blocks() as i16,
-                dead: after.is_dead(),
-                columns: pack_columns | chain.columns,
-            },
+            Some(chain) => {
+                let dead = after.is_dead();
+                let killers = if dead { after.dead_columns() } else { 0 };
+                DropOutcome {
+                    chains: chain.steps as u8,
+                    blocks_change: after.number_blocks() as i16 - self.number_blocks() as i16,
+                    dead,
+                    columns: pack_columns | chain.columns | killers,
+                }
+            }
             None => DropOutcome {
                 chains: 0,
                 blocks_change: 0,
@@ -875,6 +890,23 @@ mod lane_tests {
     fn random_blocks(rng: &mut Rng, field: &Field) -> BitBoard {
         let words = std::array::from_fn(|_| rng.next_u64() & rng.next_u64());
         field.blocks() & BitBoard::from_words(words)
+    }
+
+    #[test]
+    fn a_drop_on_a_dead_field_names_the_columns_that_killed_it() {
+        let mut field = Field::from_picture(&["1"]).unwrap();
+        for _ in 0..DEATH_HEIGHT {
+            field.push(0, OJAMA_VALUE);
+        }
+        let pack = PreparedPack::new(crate::sim::Pack::new([1, 1], [1, 1]));
+        let outcome = field.drop_outcome::<Shift>(&pack, 6, 0);
+        assert!(outcome.dead);
+        assert_eq!(outcome.columns, 1 | 0b11 << 6);
+        assert!(
+            !outcome.holds_beside(0b10),
+            "the next column could lower column 0"
+        );
+        assert!(outcome.holds_beside(0b1000));
     }
 
     #[test]
