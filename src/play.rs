@@ -184,8 +184,9 @@ pub fn play<N: Neighbourhood>(
 ) -> Result<Summary, PlayError> {
     let mut reader = Reader::new(input);
     let mut writer = Writer::new(output);
-    writer.name(NAME).map_err(PlayError::Output)?;
+    // The player's tables are made (and their pages mapped) before the name says it is ready.
     let mut player = make_player::<N>(params);
+    writer.name(NAME).map_err(PlayError::Output)?;
     let mut game: Option<GameContext> = None;
     let mut summary = Summary::default();
     while let Some(event) = reader.next_event().map_err(PlayError::Input)? {
