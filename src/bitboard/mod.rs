@@ -75,6 +75,17 @@ pub const GRID: BitBoard = {
     board
 };
 
+/// `COLUMNS[x]`: the cells of column x.
+static COLUMNS: [BitBoard; WIDTH] = {
+    let mut columns = [BitBoard::ZERO; WIDTH];
+    let mut x = 0;
+    while x < WIDTH {
+        columns[x] = BitBoard::ZERO.with_column_const(x, COLUMN_MASK);
+        x += 1;
+    }
+    columns
+};
+
 /// `CELLS[x][y]`: the board of cell (x, y).
 static CELLS: [[BitBoard; HEIGHT]; WIDTH] = {
     let mut cells = [[BitBoard::ZERO; HEIGHT]; WIDTH];
@@ -135,6 +146,18 @@ impl BitBoard {
         // SAFETY: x < 10, so bytes 3x..3x+4 lie inside the 32 bytes of the board.
         let word = unsafe { self.bytes_ptr().add(3 * x).cast::<u32>().read_unaligned() };
         u32::from_le(word) & 0xFF_FFFF
+    }
+
+    /// Every cell of the columns in `columns` (bit x = column x).
+    #[inline]
+    pub fn of_columns(columns: u16) -> Self {
+        let mut board = BitBoard::ZERO;
+        let mut rest = columns & ((1 << WIDTH) - 1);
+        while rest != 0 {
+            board |= COLUMNS[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        board
     }
 
     /// Bit x: column x holds a cell.

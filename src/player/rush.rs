@@ -452,8 +452,9 @@ mod tests {
         // build one too.
         let (me, packs) = three_chain_ready();
         let mut v = view(5, &packs, &me, &me);
-        // Late in the game each search gets an eighth of the 2 s left: both fit in the turn.
-        v.time_left_ms = 2_000;
+        // Late in the game each search gets an eighth of the 8 s left: both fit in the turn,
+        // with time to find the answer on a loaded machine.
+        v.time_left_ms = 8_000;
         let plan = Plan {
             moves: vec![Action::Drop { x: 0, rot: 0 }],
             chains: 1,
@@ -467,7 +468,7 @@ mod tests {
             ..Params::default()
         };
         acts_only_when_switched_on(params, |player| {
-            player.hold_fire(&v, &plan, Instant::now() + Duration::from_secs(1))
+            player.hold_fire(&v, &plan, Instant::now() + Duration::from_secs(3))
         });
     }
 

@@ -355,16 +355,6 @@ struct Reference<'r> {
     changed: u16,
 }
 
-/// The columns in which `child` differs from `parent`, the child being `parent` after a drop
-/// in `x` (and maybe a chain and an ojama row): those of the drop, and every column whose
-/// height changed (a column that loses no block and gains none is unchanged).
-fn changed_columns(parent: &Field, child: &Field, x: u8) -> u16 {
-    let (before, after) = (parent.heights(), child.heights());
-    (0..before.len()).fold(0b11 << x, |mask, c| {
-        mask | u16::from(before[c] != after[c]) << c
-    })
-}
-
 /// Tries the 36 drops of `pack` on `state`; strictly better wins, in x-major order.
 fn lookahead<N: Neighbourhood>(
     state: &PlayerState,
@@ -737,13 +727,10 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
                 let action = Action::ALL[child.action as usize];
                 let node = play::<N>(parent, pack, action, injected).expect("played before");
                 let work = parents.get(child.parent as usize).and_then(Option::as_ref);
-                let reference = match (work, action) {
-                    (Some(work), Action::Drop { x, .. }) => Some(Reference {
-                        parent: work,
-                        changed: changed_columns(&parent.state.field, &node.state.field, x),
-                    }),
-                    _ => None,
-                };
+                let reference = work.map(|work| Reference {
+                    parent: work,
+                    changed: parent.state.field.changed_columns(&node.state.field),
+                });
                 evaluate::<N>(child, &node, next_pack, cutoff, eval, reference);
                 progress.count(1 + u64::from(DROPS));
                 true
@@ -1007,7 +994,7 @@ mod tests {
                         continue;
                     };
                     let field = &child.state.field;
-                    let changed = changed_columns(&me.field, field, x);
+                    let changed = me.field.changed_columns(field);
                     for (i, &drop) in Action::drops().iter().enumerate() {
                         let Action::Drop { x: dx, rot } = drop else {
                             continue;
@@ -1052,7 +1039,7 @@ mod tests {
                     continue;
                 };
                 let field = &child.state.field;
-                let changed = changed_columns(&position.me.field, field, x);
+                let changed = position.me.field.changed_columns(field);
                 let beside = erase_potential_beside::<Shift>(field, Some((&erasures, changed)));
                 assert_eq!(
                     beside,

@@ -13,7 +13,10 @@ use super::key::WordHasher;
 use super::timeman::Deadline;
 use super::tt::TranspositionTable;
 use crate::sim::game::{gauge_damage, offset_ojama, OJAMA_ROW};
-use crate::sim::{Action, Field, Neighbourhood, PlayerState, PreparedPack};
+use crate::sim::{
+    acts_apart, Action, CountedBoards, Field, FieldCounts, MoveResult, Neighbourhood, PlayerState,
+    PreparedPack,
+};
 
 /// Whether the enemy has used its skill on a line: never, before this move, on this move.
 pub const NEVER: usize = 0;
@@ -83,7 +86,7 @@ struct Sample {
 
 impl Sample {
     fn of(
-        field: &Field,
+        field: FieldCounts,
         chain: u32,
         sent: i64,
         gauge_damage: i32,
@@ -94,9 +97,9 @@ impl Sample {
             sent,
             gauge_damage,
             skill_ojama,
-            skill_targets: field.skill_targets().popcount(),
-            blocks: field.blocks().popcount(),
-            field_ojama: field.ojama().popcount(),
+            skill_targets: field.skill_targets,
+            blocks: field.blocks,
+            field_ojama: field.ojama,
         }
     }
 }
@@ -279,7 +282,7 @@ impl EnemyLine {
     fn record(&self, status: &mut Status) {
         let skill_ojama = (self.skill_index == NOW).then_some(self.skill_ojama);
         status.note(&Sample::of(
-            &self.me.field,
+            self.me.field.counts(),
             self.chain,
             self.sent,
             self.gauge_damage,
@@ -337,6 +340,49 @@ impl EnemyLine {
     }
 }
 
+/// One drop of the last ply's pack played on a line whose children end the search: what a
+/// child reads instead of playing it, where the child differs from the line only in columns
+/// away from those the drop touched.
+pub struct LastPlyDrop {
+    result: MoveResult,
+    columns: u16,
+    field: CountedBoards,
+}
+
+/// The last ply's drops on `field`, in [`Action::drops`] order.
+fn last_ply_drops<N: Neighbourhood>(field: &Field, pack: &PreparedPack) -> Vec<LastPlyDrop> {
+    Action::drops()
+        .iter()
+        .map(|&action| {
+            let Action::Drop { x, rot } = action else {
+                unreachable!("drops only")
+            };
+            let mut after = *field;
+            let (result, columns) = after.drop_pack_touching::<N>(pack, x, rot);
+            LastPlyDrop {
+                result,
+                columns,
+                field: after.counted(),
+            }
+        })
+        .collect()
+}
+
+/// A line's parent's last-ply drops, and the parent's field.
+#[derive(Clone, Copy)]
+struct ParentRef<'a> {
+    drops: &'a [LastPlyDrop],
+    field: &'a Field,
+}
+
+impl<'a> ParentRef<'a> {
+    /// The drops, and the columns in which `field` (the line's, after its turn-start row)
+    /// differs from the parent's.
+    fn beside(self, field: &Field) -> (&'a [LastPlyDrop], u16) {
+        (self.drops, self.field.changed_columns(field))
+    }
+}
+
 /// Shared state of one enemy search.
 struct Search<'a> {
     packs: &'a [PreparedPack],
@@ -356,8 +402,15 @@ impl Search<'_> {
         depth + 1 == self.depth || line.turn + 1 >= self.packs.len()
     }
 
-    /// Records `line` at `depth`, then searches its moves.
-    fn visit<N: Neighbourhood>(&self, table: &mut StatusTable, mut line: EnemyLine, depth: usize) {
+    /// Records `line` at `depth`, then searches its moves. `parent` is what the line's parent
+    /// noted of the last ply's drops, when the line's own moves are on it.
+    fn visit<N: Neighbourhood>(
+        &self,
+        table: &mut StatusTable,
+        mut line: EnemyLine,
+        depth: usize,
+        parent: Option<ParentRef<'_>>,
+    ) {
         table.nodes += 1;
         line.record(table.get_mut(line.skill_index, line.bits, depth));
         line.drop_rows(depth);
@@ -380,12 +433,23 @@ impl Search<'_> {
             }
         }
         if self.children_end_search(&line, depth) {
-            self.record_moves::<N>(table, &line, depth + 1);
+            let beside = parent.map(|p| p.beside(&line.me.field));
+            self.record_moves::<N>(table, &line, depth + 1, beside);
             return;
         }
+        let drops = self.grandchildren_end_search(&line, depth).then(|| {
+            let pack = &self.packs[line.turn + 1];
+            last_ply_drops::<N>(&line.me.field, pack)
+        });
         for action in Action::ALL {
-            self.visit_move::<N>(table, &line, action, depth);
+            self.visit_move::<N>(table, &line, action, depth, drops.as_deref());
         }
+    }
+
+    /// Whether the children of `line`'s children, at `depth + 2`, are on the last ply.
+    fn grandchildren_end_search(&self, line: &EnemyLine, depth: usize) -> bool {
+        line.turn + 1 < self.packs.len()
+            && (depth + 2 == self.depth || line.turn + 2 >= self.packs.len())
     }
 
     /// Records the children of `line` at `depth`, the last ply: nothing falls or is searched
@@ -396,9 +460,10 @@ impl Search<'_> {
         table: &mut StatusTable,
         line: &EnemyLine,
         depth: usize,
+        parent: Option<(&[LastPlyDrop], u16)>,
     ) {
         let pack = &self.packs[line.turn];
-        for action in Action::ALL {
+        for (i, &action) in Action::ALL.iter().enumerate() {
             let Action::Drop { x, rot } = action else {
                 if let Some(child) = line.play::<N>(pack, action) {
                     table.nodes += 1;
@@ -406,15 +471,26 @@ impl Search<'_> {
                 }
                 continue;
             };
-            let mut field = line.me.field;
-            let result = field.drop_pack::<N>(pack, x, rot);
+            // The parent's drop, with this line's own columns, where it did the same here.
+            let kept = parent.and_then(|(drops, changed)| {
+                let drop = &drops[i - 1];
+                acts_apart(drop.columns, changed).then(|| {
+                    let counts = drop.field.counts_with_columns_of(&line.me.field, changed);
+                    (counts, drop.result)
+                })
+            });
+            let (counts, result) = kept.unwrap_or_else(|| {
+                let mut field = line.me.field;
+                let result = field.drop_pack::<N>(pack, x, rot);
+                (field.counts(), result)
+            });
             if result.dead {
                 continue;
             }
             table.nodes += 1;
             let sent = line.sent + result.ojama;
             let damage = line.gauge_damage + gauge_damage(result.chains);
-            let sample = Sample::of(&field, result.chains, sent, damage, None);
+            let sample = Sample::of(counts, result.chains, sent, damage, None);
             table
                 .get_mut(line.index_after_drop(), line.bits, depth)
                 .note(&sample);
@@ -429,18 +505,24 @@ impl Search<'_> {
         line: &EnemyLine,
         action: Action,
         depth: usize,
+        drops: Option<&[LastPlyDrop]>,
     ) {
         let pack = &self.packs[line.turn];
         let Some(child) = line.play::<N>(pack, action) else {
             return;
         };
-        self.visit::<N>(table, child, depth + 1);
+        let parent = drops.map(|drops| ParentRef {
+            drops,
+            field: &line.me.field,
+        });
+        self.visit::<N>(table, child, depth + 1, parent);
         // At the last ply the attacked line would record exactly what the natural one did:
-        // a row falls only at the start of the next move, which is not searched.
+        // a row falls only at the start of the next move, which is not searched. Its row
+        // changes every column, so it reads nothing of its parent's drops.
         if child.me.ojama < OJAMA_ROW && !self.is_last_ply(&child, depth + 1) {
             let mut attacked = child;
             attacked.me.ojama = OJAMA_ROW;
-            self.visit::<N>(table, attacked, depth + 1);
+            self.visit::<N>(table, attacked, depth + 1, None);
         }
     }
 }
@@ -468,11 +550,14 @@ pub fn search<N: Neighbourhood>(
     if depth > 0 && line.turn < packs.len() {
         let e = table.expanded_index(false, line.bits, 1);
         table.expanded[e] = true;
+        let root_drops = search
+            .grandchildren_end_search(&line, 0)
+            .then(|| last_ply_drops::<N>(&line.me.field, &packs[line.turn + 1]));
         let partial = Action::ALL
             .par_iter()
             .map(|&action| {
                 let mut own = StatusTable::new(depth);
-                search.visit_move::<N>(&mut own, &line, action, 0);
+                search.visit_move::<N>(&mut own, &line, action, 0, root_drops.as_deref());
                 own
             })
             .reduce(

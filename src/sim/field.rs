@@ -146,9 +146,62 @@ impl Erasure {
 /// field that differs from it only in the `changed` columns: every column it read is a
 /// neighbour of one it touched, and none of those changed.
 #[inline]
-fn acts_apart(acted: u16, changed: u16) -> bool {
+pub fn acts_apart(acted: u16, changed: u16) -> bool {
     let reach = acted | acted << 1 | acted >> 1;
     reach & changed == 0
+}
+
+/// Every 5 and every numbered block touching one, of a field with these boards.
+#[inline]
+fn skill_targets(blocks: BitBoard, fives: BitBoard, ojama: BitBoard) -> BitBoard {
+    (fives | fives.neighbours()).and_not(ojama) & blocks
+}
+
+/// The boards of a field that its [`FieldCounts`] come from.
+#[derive(Clone, Copy, Debug)]
+pub struct CountedBoards {
+    blocks: BitBoard,
+    fives: BitBoard,
+    ojama: BitBoard,
+}
+
+impl CountedBoards {
+    #[inline]
+    pub fn counts(&self) -> FieldCounts {
+        FieldCounts::of(self.blocks, self.fives, self.ojama)
+    }
+
+    /// The counts of this field with the `columns` (bit x = column x) of `other`.
+    #[inline]
+    pub fn counts_with_columns_of(&self, other: &Field, columns: u16) -> FieldCounts {
+        let theirs = BitBoard::of_columns(columns);
+        let mix = |mine: BitBoard, n: usize| mine.and_not(theirs) | (other.boards[n] & theirs);
+        FieldCounts::of(
+            mix(self.blocks, ANY),
+            mix(self.fives, SKILL_NUMBER),
+            mix(self.ojama, OJAMA),
+        )
+    }
+}
+
+/// What a search counts of a field (see [`Field::counts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldCounts {
+    pub blocks: u32,
+    pub ojama: u32,
+    /// Every 5 and every numbered block touching one.
+    pub skill_targets: u32,
+}
+
+impl FieldCounts {
+    #[inline]
+    fn of(blocks: BitBoard, fives: BitBoard, ojama: BitBoard) -> Self {
+        FieldCounts {
+            blocks: blocks.popcount(),
+            ojama: ojama.popcount(),
+            skill_targets: skill_targets(blocks, fives, ojama).popcount(),
+        }
+    }
 }
 
 /// A chain's steps and the columns that lost blocks in it (bit x = column x).
@@ -407,8 +460,11 @@ impl Field {
     /// The blocks the skill would destroy now: every 5 and every numbered block touching one.
     #[inline]
     pub fn skill_targets(&self) -> BitBoard {
-        let fives = self.boards[SKILL_NUMBER];
-        (fives | fives.neighbours()).and_not(self.boards[OJAMA]) & self.boards[ANY]
+        skill_targets(
+            self.boards[ANY],
+            self.boards[SKILL_NUMBER],
+            self.boards[OJAMA],
+        )
     }
 
     /// Raises column `x` by `blocks`.
@@ -498,6 +554,32 @@ impl Field {
                 ..MoveResult::default()
             };
         };
+        self.drop_result(chain)
+    }
+
+    /// [`Field::drop_pack`], with the columns the drop touched as [`DropOutcome::columns`]
+    /// names them.
+    pub fn drop_pack_touching<N: Neighbourhood>(
+        &mut self,
+        pack: &PreparedPack,
+        x: u8,
+        rot: u8,
+    ) -> (MoveResult, u16) {
+        let pack_columns = 0b11u16 << x.min(DROP_COLUMNS);
+        let Some(chain) = self.land_and_chain::<N>(pack, x, rot) else {
+            let lost = MoveResult {
+                dead: true,
+                ..MoveResult::default()
+            };
+            return (lost, pack_columns);
+        };
+        let result = self.drop_result(chain);
+        // A dead field also read the columns that killed it.
+        let killers = if result.dead { self.dead_columns() } else { 0 };
+        (result, pack_columns | chain.columns | killers)
+    }
+
+    fn drop_result(&self, chain: Chain) -> MoveResult {
         let score = chain_score(chain.steps);
         MoveResult {
             chains: chain.steps,
@@ -558,23 +640,45 @@ impl Field {
             };
         }
         let mut after = *self;
-        match after.land_and_chain::<N>(pack, x, rot) {
-            Some(chain) => {
-                let dead = after.is_dead();
-                let killers = if dead { after.dead_columns() } else { 0 };
-                DropOutcome {
-                    chains: chain.steps as u8,
-                    blocks_change: after.number_blocks() as i16 - self.number_blocks() as i16,
-                    dead,
-                    columns: pack_columns | chain.columns | killers,
-                }
-            }
-            None => DropOutcome {
-                chains: 0,
-                blocks_change: 0,
-                dead: true,
-                columns: pack_columns,
+        let (result, columns) = after.drop_pack_touching::<N>(pack, x, rot);
+        DropOutcome {
+            chains: result.chains as u8,
+            blocks_change: if result.dead {
+                0
+            } else {
+                after.number_blocks() as i16 - self.number_blocks() as i16
             },
+            dead: result.dead,
+            columns,
+        }
+    }
+
+    /// The columns (bit x = column x) in which `other` holds other blocks than this field.
+    pub fn changed_columns(&self, other: &Field) -> u16 {
+        let differ = self
+            .defining_boards()
+            .iter()
+            .zip(other.defining_boards())
+            .fold(BitBoard::ZERO, |differ, (&mine, &theirs)| {
+                differ | (mine ^ theirs)
+            });
+        differ.occupied_columns()
+    }
+
+    /// What a search counts of a field: its blocks, its ojama and what the skill would
+    /// destroy.
+    #[inline]
+    pub fn counts(&self) -> FieldCounts {
+        self.counted().counts()
+    }
+
+    /// The boards [`Field::counts`] reads.
+    #[inline]
+    pub fn counted(&self) -> CountedBoards {
+        CountedBoards {
+            blocks: self.boards[ANY],
+            fives: self.boards[SKILL_NUMBER],
+            ojama: self.boards[OJAMA],
         }
     }
 

@@ -8,7 +8,10 @@ pub mod oracle;
 pub mod pack;
 
 pub use action::Action;
-pub use field::{DropOutcome, Erasure, Field, FieldError, MoveResult, QuietDrop};
+pub use field::{
+    acts_apart, CountedBoards, DropOutcome, Erasure, Field, FieldCounts, FieldError, MoveResult,
+    QuietDrop,
+};
 pub use game::{play_turn, PlayerState, Position, TurnOutcome};
 pub use neighbours::{Neighbourhood, Shift, Table};
 pub use pack::{Pack, PreparedPack, PACKS_PER_GAME};
