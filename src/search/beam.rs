@@ -987,9 +987,6 @@ mod tests {
                 let (pack, next) = (&position.packs[0], &position.packs[1]);
                 let outcomes = drop_outcomes::<Shift>(&me.field, next);
                 for &action in Action::drops() {
-                    let Action::Drop { x, .. } = action else {
-                        continue;
-                    };
                     let Some(child) = play::<Shift>(&parent, pack, action, 0) else {
                         continue;
                     };
@@ -1032,9 +1029,6 @@ mod tests {
             };
             let erasures = Erasures::of::<Shift>(&position.me.field);
             for &action in Action::drops() {
-                let Action::Drop { x, .. } = action else {
-                    continue;
-                };
                 let Some(child) = play::<Shift>(&parent, &position.packs[0], action, 0) else {
                     continue;
                 };
