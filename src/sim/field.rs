@@ -772,7 +772,7 @@ impl Field {
     /// Removes `gone` (the skill's explosion, an erased block: not a chain step itself), lets
     /// the rest fall, and returns the chain that follows.
     fn chain_after_removing<N: Neighbourhood>(&mut self, gone: BitBoard) -> Chain {
-        let moved = self.remove(gone);
+        let (moved, _) = self.remove(gone);
         self.resolve_chains::<N>(moved | complements(moved))
     }
 
@@ -830,8 +830,8 @@ impl Field {
         let mut chain = Chain::NONE;
         loop {
             chain.steps += 1;
-            chain.columns |= doomed.occupied_columns();
-            let changed = self.remove(doomed);
+            let (changed, columns) = self.remove(doomed);
+            chain.columns |= columns;
             doomed = self.vanishing::<N>(changed | complements(changed));
             if doomed.is_zero() {
                 return chain;
@@ -859,19 +859,21 @@ impl Field {
     }
 
     /// Removes `doomed` and lets everything above fall; returns the numbers (bits 1..=9) whose
-    /// blocks moved, the only ones that can have new neighbours (losing blocks makes no pair).
-    fn remove(&mut self, doomed: BitBoard) -> u16 {
+    /// blocks moved, the only ones that can have new neighbours (losing blocks makes no pair),
+    /// and the columns that lost blocks (bit x = column x).
+    fn remove(&mut self, doomed: BitBoard) -> (u16, u16) {
         // Every board loses its doomed cells at once; only the columns with something left
         // above a removed cell need the per-board compress.
         for board in &mut self.boards {
             *board = board.and_not(doomed);
         }
-        let mut moved = 0u16;
+        let (mut moved, mut columns) = (0u16, 0u16);
         for x in 0..WIDTH {
             let gone = doomed.column(x);
             if gone == 0 {
                 continue;
             }
+            columns |= 1 << x;
             self.remove_height(x, gone.count_ones() as u8);
             let lowest = gone.trailing_zeros();
             if self.boards[ANY].column(x) >> lowest == 0 {
@@ -889,7 +891,7 @@ impl Field {
                 }
             }
         }
-        moved & ALL_NUMBERS
+        (moved & ALL_NUMBERS, columns)
     }
 }
 
