@@ -343,7 +343,7 @@ impl EnemyLine {
 /// One drop of the last ply's pack played on a line whose children end the search: what a
 /// child reads instead of playing it, where the child differs from the line only in columns
 /// away from those the drop touched.
-pub struct LastPlyDrop {
+struct LastPlyDrop {
     result: MoveResult,
     columns: u16,
     field: CountedBoards,
