@@ -394,12 +394,24 @@ struct Search<'a> {
 impl Search<'_> {
     /// Whether `line`, at `depth`, is only recorded: the search ends there.
     fn is_last_ply(&self, line: &EnemyLine, depth: usize) -> bool {
-        depth == self.depth || line.turn >= self.packs.len()
+        self.ends_at(line.turn, depth)
     }
 
     /// Whether the children of `line`, at `depth`, are on the last ply.
     fn children_end_search(&self, line: &EnemyLine, depth: usize) -> bool {
-        depth + 1 == self.depth || line.turn + 1 >= self.packs.len()
+        self.ends_at(line.turn + 1, depth + 1)
+    }
+
+    /// Whether the children of `line`'s children, at `depth + 2`, are on the last ply, and
+    /// its children are not.
+    fn grandchildren_end_search(&self, line: &EnemyLine, depth: usize) -> bool {
+        !self.children_end_search(line, depth) && self.ends_at(line.turn + 2, depth + 2)
+    }
+
+    /// Whether a line of `turn` at `depth` is only recorded: the depth searched, or the game's
+    /// last pack, is behind it.
+    fn ends_at(&self, turn: usize, depth: usize) -> bool {
+        depth == self.depth || turn >= self.packs.len()
     }
 
     /// Records `line` at `depth`, then searches its moves. `parent` is what the line's parent
@@ -444,12 +456,6 @@ impl Search<'_> {
         for action in Action::ALL {
             self.visit_move::<N>(table, &line, action, depth, drops.as_deref());
         }
-    }
-
-    /// Whether the children of `line`'s children, at `depth + 2`, are on the last ply.
-    fn grandchildren_end_search(&self, line: &EnemyLine, depth: usize) -> bool {
-        line.turn + 1 < self.packs.len()
-            && (depth + 2 == self.depth || line.turn + 2 >= self.packs.len())
     }
 
     /// Records the children of `line` at `depth`, the last ply: nothing falls or is searched

@@ -628,9 +628,9 @@ impl Field {
         x: u8,
         rot: u8,
     ) -> DropOutcome {
-        // A dead field also read the columns that killed it.
         let pack_columns = 0b11u16 << x.min(DROP_COLUMNS);
         if let Some(quiet) = self.quiet_drop(pack, x, rot) {
+            // A dead field also read the columns that killed it.
             let killers = if quiet.dead { self.dead_columns() } else { 0 };
             return DropOutcome {
                 chains: 0,
