@@ -337,7 +337,10 @@ mod tests {
                     players.push(Params {
                         player,
                         turn: TurnFlags { style },
-                        guard: GuardFlags { guard_ms },
+                        guard: GuardFlags {
+                            guard_ms,
+                            ..Params::default().guard
+                        },
                         ..Params::default()
                     });
                 }
@@ -395,7 +398,10 @@ mod tests {
         let full = |style, guard_ms| {
             let params = Params {
                 turn: TurnFlags { style },
-                guard: GuardFlags { guard_ms },
+                guard: GuardFlags {
+                    guard_ms,
+                    ..Params::default().guard
+                },
                 ..Params::default()
             };
             flags_without_effect(&params, &flags(&given))

@@ -5,15 +5,20 @@
 //! - **lethal**: another move kills the enemy whatever it does, where the plan's does not;
 //! - **survive**: the plan's move dies against the enemy's best attacks (ojama it can send,
 //!   and what is already in my stock), where another move lives.
+//!
+//! And it breaks a chain the enemy will fire on its next move ([`preempt`]): most games are
+//! won by the first row that lands on a finished chain.
 
 use std::time::Instant;
 
 use crate::params::Params;
-use crate::search::enemy::{self, EnemyLine};
+use crate::player::greedy::rank;
+use crate::search::enemy::{self, EnemyLine, StatusTable};
 use crate::search::eval::{EvalContext, Line, DEAD_ENEMY, DEAD_STEP, MAX_DEPTH};
 use crate::search::full::{EnemyModel, FullSearch, RootValues, LOST};
 use crate::search::timeman::search_depths;
 use crate::search::tt::TranspositionTable;
+use crate::sim::game::{offset_ojama, OJAMA_ROW};
 use crate::sim::{Action, Neighbourhood, Position};
 
 /// What the full search found this turn.
@@ -24,6 +29,8 @@ pub struct Weighing {
     pub depths: (usize, usize),
     /// Positions each search valued at its deepest finished depth.
     pub nodes: (u64, u64),
+    /// The enemy's best cases, which my search read.
+    pub enemy: StatusTable,
 }
 
 impl Weighing {
@@ -115,6 +122,7 @@ impl Guard {
             depths: (table.depth(), depth),
             nodes: (table.nodes, values.nodes),
             values,
+            enemy: table,
         })
     }
 }
@@ -138,6 +146,96 @@ pub fn overrule(values: &RootValues, planned: Action) -> Option<(Action, Overrul
     (planned_value == LOST).then_some((best, Overrule::Survive))
 }
 
+/// An enemy chain that sends at least this much within its next two moves is worth breaking:
+/// four rows bury any trigger.
+const PREEMPT_THREAT: i64 = 40;
+
+/// The enemy's rows-fallen bits for its first two moves (see [`StatusTable`]) when my move
+/// sends `sent` and the enemy's first move sends nothing: its own stock's row now, and a row
+/// before its second move if what I send outlasts the offset against my stock.
+fn rows_on_enemy(view: &Position<'_>, sent: i64) -> u8 {
+    let (mut theirs, mut mine) = (view.opponent.ojama, view.me.ojama);
+    let mut bits = 0;
+    if theirs >= OJAMA_ROW {
+        theirs -= OJAMA_ROW;
+        bits |= 1;
+    }
+    if mine >= OJAMA_ROW {
+        mine -= OJAMA_ROW;
+    }
+    theirs += sent;
+    offset_ojama(&mut theirs, &mut mine);
+    if theirs >= OJAMA_ROW {
+        bits |= 2;
+    }
+    bits
+}
+
+/// A fire now that breaks a chain the enemy would fire on its next move, if there is one.
+///
+/// `attack(bits)` is the most the enemy sends within two moves with rows falling as `bits`
+/// says (the enemy search's summary). The threat is that figure after the planned move. A
+/// move breaks it if it survives (`survives`), puts a row on the enemy before its second move
+/// where the planned one does not, sends a row more than the enemy's answer under that row, and
+/// takes a row at least off the threat. The plan keeps its move if the threat is small, or if
+/// the plan fires next turn a chain a row bigger than the threat (`next_fire`). Among the
+/// moves that break it, the one that comes out furthest ahead.
+fn preemption<N: Neighbourhood>(
+    view: &Position<'_>,
+    planned: Action,
+    next_fire: Option<i64>,
+    attack: impl Fn(u8) -> i64,
+    survives: impl Fn(Action) -> bool,
+) -> Option<Action> {
+    let pack = &view.packs[0];
+    let sent = |action| rank::<N>(view.me, pack, action).1;
+    let planned_rows = rows_on_enemy(view, sent(planned));
+    let threat = attack(planned_rows);
+    if threat < PREEMPT_THREAT || next_fire.is_some_and(|ojama| ojama >= threat + OJAMA_ROW) {
+        return None;
+    }
+    view.me
+        .legal_actions()
+        .filter(|&action| survives(action))
+        .filter_map(|action| {
+            let sent = sent(action);
+            let rows = rows_on_enemy(view, sent);
+            let new_row = rows & 2 != 0 && planned_rows & 2 == 0;
+            let answer = attack(rows);
+            let breaks = sent >= answer + OJAMA_ROW && answer + OJAMA_ROW <= threat;
+            (new_row && breaks).then_some((action, sent - answer))
+        })
+        .fold(
+            None,
+            |best: Option<(Action, i64)>, (action, lead)| match best {
+                Some((_, best_lead)) if best_lead >= lead => best,
+                _ => Some((action, lead)),
+            },
+        )
+        .map(|(action, _)| action)
+}
+
+/// [`preemption`] on what the full search found: the enemy summary's first two moves, and my
+/// moves that did not die in my search.
+pub fn preempt<N: Neighbourhood>(
+    weighing: &Weighing,
+    view: &Position<'_>,
+    planned: Action,
+    next_fire: Option<i64>,
+) -> Option<Action> {
+    let table = &weighing.enemy;
+    if table.depth() < 2 {
+        return None;
+    }
+    preemption::<N>(
+        view,
+        planned,
+        next_fire,
+        |bits| table.best_attack(bits, 2),
+        |action| weighing.values.value_of(action) > LOST,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +250,77 @@ mod tests {
 
     const A: Action = Action::Drop { x: 0, rot: 0 };
     const B: Action = Action::Drop { x: 1, rot: 0 };
+
+    use crate::sim::{Field, Pack, PlayerState, PreparedPack, Shift};
+
+    /// My field holds one 5 and my gauge is full: the skill sends 13 ojama (one block
+    /// destroyed), every drop of the pack of 1s sends nothing.
+    fn skill_ready(my_stock: i64) -> (PlayerState, PlayerState, Vec<PreparedPack>) {
+        let me = PlayerState {
+            field: Field::from_picture(&["5"]).unwrap(),
+            ojama: my_stock,
+            gauge: 100,
+            ..PlayerState::default()
+        };
+        let pack = PreparedPack::new(Pack {
+            cells: [[1, 1], [1, 1]],
+        });
+        (me, PlayerState::default(), vec![pack; 2])
+    }
+
+    fn decide(
+        state: &(PlayerState, PlayerState, Vec<PreparedPack>),
+        planned: Action,
+        next_fire: Option<i64>,
+        (threat, answer): (i64, i64),
+        skill_survives: bool,
+    ) -> Option<Action> {
+        let (me, opponent, packs) = state;
+        let view = Position {
+            turn: 20,
+            packs,
+            me,
+            opponent,
+            time_left_ms: 100_000,
+        };
+        let attack = |bits: u8| if bits & 2 != 0 { answer } else { threat };
+        let survives = |action| action != Action::Skill || skill_survives;
+        preemption::<Shift>(&view, planned, next_fire, attack, survives)
+    }
+
+    #[test]
+    fn a_fire_that_puts_a_row_on_a_chain_about_to_go_off_breaks_it() {
+        let state = skill_ready(0);
+        let skill = Some(Action::Skill);
+        assert_eq!(decide(&state, A, None, (60, 0), true), skill);
+        assert_eq!(decide(&state, A, Some(60), (60, 0), true), skill);
+        assert_eq!(
+            decide(&state, A, Some(70), (60, 0), true),
+            None,
+            "the plan's fire next turn outguns the threat"
+        );
+        assert_eq!(
+            decide(&state, A, None, (PREEMPT_THREAT - 1, 0), true),
+            None,
+            "a small threat"
+        );
+        assert_eq!(
+            decide(&state, A, None, (60, 4), true),
+            None,
+            "13 sent is not a row more than an answer of 4"
+        );
+        assert_eq!(decide(&state, A, None, (60, 0), false), None, "dies");
+        assert_eq!(
+            decide(&state, Action::Skill, None, (60, 0), true),
+            None,
+            "the plan's move already breaks it"
+        );
+        assert_eq!(
+            decide(&skill_ready(15), A, None, (60, 0), true),
+            None,
+            "my stock after its row takes 5 of the 13: no row reaches the enemy"
+        );
+    }
 
     #[test]
     fn a_plan_move_falls_only_to_a_forced_win_or_to_its_own_death() {

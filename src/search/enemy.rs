@@ -207,6 +207,15 @@ impl StatusTable {
         any
     }
 
+    /// The most ojama the enemy sends within `depth` moves, skill included, with rows falling on
+    /// it as `bits` says; none if it dies under that condition.
+    pub fn best_attack(&self, bits: u8, depth: usize) -> i64 {
+        if self.is_dead(ANY, bits, depth) {
+            return 0;
+        }
+        self.lookup(ANY, bits, depth).max_ojama
+    }
+
     fn merge(&mut self, other: &StatusTable) {
         for (a, b) in self.data.iter_mut().zip(&other.data) {
             a.merge(b);
