@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use crate::params::Params;
 use crate::player::greedy::rank;
-use crate::search::enemy::{self, EnemyLine, StatusTable};
+use crate::search::enemy::{self, EnemyLine, StatusTable, TwoMoveAttack};
 use crate::search::eval::{EvalContext, Line, DEAD_ENEMY, DEAD_STEP, MAX_DEPTH};
 use crate::search::full::{EnemyModel, FullSearch, RootValues, LOST};
 use crate::search::timeman::search_depths;
@@ -150,7 +150,7 @@ pub fn overrule(values: &RootValues, planned: Action) -> Option<(Action, Overrul
 /// four rows bury any trigger.
 const PREEMPT_THREAT: i64 = 40;
 
-/// The enemy's rows-fallen bits for its first two moves (see [`StatusTable`]) when my move
+/// The enemy's rows-fallen bits for its first two moves (see [`TwoMoveAttack`]) when my move
 /// sends `sent` and the enemy's first move sends nothing: its own stock's row now, and a row
 /// before its second move if what I send outlasts the offset against my stock.
 fn rows_on_enemy(view: &Position<'_>, sent: i64) -> u8 {
@@ -171,26 +171,41 @@ fn rows_on_enemy(view: &Position<'_>, sent: i64) -> u8 {
     bits
 }
 
+/// The enemy's threat over its next two moves with rows falling as `calm` says, and its answer
+/// when they fall as `hit` says instead. It picks its first move not knowing which comes, so
+/// the answer is the best under `hit` of the first moves that build to within a row of the
+/// threat under `calm`.
+fn threat_and_answer(two_moves: &[TwoMoveAttack], calm: u8, hit: u8) -> (i64, i64) {
+    let calm_sent = |m: &TwoMoveAttack| m.sent[usize::from(calm)].unwrap_or(0);
+    let threat = two_moves.iter().map(calm_sent).max().unwrap_or(0);
+    let answer = two_moves
+        .iter()
+        .filter(|m| calm_sent(m) + OJAMA_ROW > threat)
+        .map(|m| m.sent[usize::from(hit)].unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    (threat, answer)
+}
+
 /// A fire now that breaks a chain the enemy would fire on its next move, if there is one.
 ///
-/// `attack(bits)` is the most the enemy sends within two moves with rows falling as `bits`
-/// says (the enemy search's summary). The threat is that figure after the planned move. A
-/// move breaks it if it survives (`survives`), puts a row on the enemy before its second move
-/// where the planned one does not, sends a row more than the enemy's answer under that row, and
-/// takes a row at least off the threat. The plan keeps its move if the threat is small, or if
-/// the plan fires next turn a chain a row bigger than the threat (`next_fire`). Among the
-/// moves that break it, the one that comes out furthest ahead.
+/// The threat is what the enemy sends within two moves after the planned move. A move breaks
+/// it if it survives (`survives`), puts a row on the enemy before its second move where the
+/// planned one does not, sends a row more than the enemy's answer under that row, and takes a
+/// row at least off the threat. The plan keeps its move if the threat is small, or if the plan
+/// fires next turn a chain a row bigger than the threat (`next_fire`). Among the moves that
+/// break it, the one that comes out furthest ahead.
 fn preemption<N: Neighbourhood>(
     view: &Position<'_>,
     planned: Action,
     next_fire: Option<i64>,
-    attack: impl Fn(u8) -> i64,
+    two_moves: &[TwoMoveAttack],
     survives: impl Fn(Action) -> bool,
 ) -> Option<Action> {
     let pack = &view.packs[0];
     let sent = |action| rank::<N>(view.me, pack, action).1;
-    let planned_rows = rows_on_enemy(view, sent(planned));
-    let threat = attack(planned_rows);
+    let calm = rows_on_enemy(view, sent(planned));
+    let (threat, _) = threat_and_answer(two_moves, calm, calm);
     if threat < PREEMPT_THREAT || next_fire.is_some_and(|ojama| ojama >= threat + OJAMA_ROW) {
         return None;
     }
@@ -199,9 +214,9 @@ fn preemption<N: Neighbourhood>(
         .filter(|&action| survives(action))
         .filter_map(|action| {
             let sent = sent(action);
-            let rows = rows_on_enemy(view, sent);
-            let new_row = rows & 2 != 0 && planned_rows & 2 == 0;
-            let answer = attack(rows);
+            let hit = rows_on_enemy(view, sent);
+            let new_row = hit & 2 != 0 && calm & 2 == 0;
+            let (_, answer) = threat_and_answer(two_moves, calm, hit);
             let breaks = sent >= answer + OJAMA_ROW && answer + OJAMA_ROW <= threat;
             (new_row && breaks).then_some((action, sent - answer))
         })
@@ -215,7 +230,7 @@ fn preemption<N: Neighbourhood>(
         .map(|(action, _)| action)
 }
 
-/// [`preemption`] on what the full search found: the enemy summary's first two moves, and my
+/// [`preemption`] on what the full search found: the enemy search's first two moves, and my
 /// moves that did not die in my search.
 pub fn preempt<N: Neighbourhood>(
     weighing: &Weighing,
@@ -223,15 +238,11 @@ pub fn preempt<N: Neighbourhood>(
     planned: Action,
     next_fire: Option<i64>,
 ) -> Option<Action> {
-    let table = &weighing.enemy;
-    if table.depth() < 2 {
-        return None;
-    }
     preemption::<N>(
         view,
         planned,
         next_fire,
-        |bits| table.best_attack(bits, 2),
+        &weighing.enemy.two_moves,
         |action| weighing.values.value_of(action) > LOST,
     )
 }
@@ -283,9 +294,37 @@ mod tests {
             opponent,
             time_left_ms: 100_000,
         };
-        let attack = |bits: u8| if bits & 2 != 0 { answer } else { threat };
+        let two_moves = [TwoMoveAttack {
+            first: B,
+            sent: [threat, threat, answer, answer].map(Some),
+        }];
         let survives = |action| action != Action::Skill || skill_survives;
-        preemption::<Shift>(&view, planned, next_fire, attack, survives)
+        preemption::<Shift>(&view, planned, next_fire, &two_moves, survives)
+    }
+
+    #[test]
+    fn the_answer_is_that_of_the_first_moves_that_build_the_threat() {
+        let first = |calm: i64, hit: Option<i64>| TwoMoveAttack {
+            first: A,
+            sent: [Some(calm), None, hit, None],
+        };
+        let fragile = first(79, Some(5));
+        let robust = first(79, Some(70));
+        let sidestep = first(30, Some(90));
+        let dies = first(75, None);
+        assert_eq!(threat_and_answer(&[fragile, sidestep], 0, 2), (79, 5));
+        assert_eq!(
+            threat_and_answer(&[fragile, robust, sidestep], 0, 2),
+            (79, 70),
+            "a first move that keeps the chain under the row"
+        );
+        assert_eq!(threat_and_answer(&[fragile, dies], 0, 2), (79, 5));
+        assert_eq!(
+            threat_and_answer(&[dies], 0, 2),
+            (75, 0),
+            "dead under the row"
+        );
+        assert_eq!(threat_and_answer(&[], 0, 2), (0, 0));
     }
 
     #[test]

@@ -122,6 +122,32 @@ impl Status {
     }
 }
 
+/// What one first move of the enemy leads to within its first two moves: the most it sends,
+/// per rows-fallen pattern of those moves (bit 0: a row before the first, bit 1: before the
+/// second); `None` where none of its lines met that pattern alive. The summary cannot say
+/// this: its best case under a row may come from another first move than its best case
+/// without one, and the enemy chooses its first move before it knows whether the row comes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TwoMoveAttack {
+    pub first: Action,
+    pub sent: [Option<i64>; 4],
+}
+
+impl TwoMoveAttack {
+    /// Read off the summary of the lines that began with `first`.
+    fn of(first: Action, own: &StatusTable) -> Self {
+        let sent = std::array::from_fn(|bits| {
+            [NEVER, BEFORE, NOW]
+                .iter()
+                .map(|&idx| own.get(idx, bits as u8, 2))
+                .filter(|status| status.reached)
+                .map(|status| status.max_ojama)
+                .max()
+        });
+        TwoMoveAttack { first, sent }
+    }
+}
+
 /// The summary of an enemy search of `depth` plies: a status per skill index, rows-fallen
 /// bits and depth, and which conditions the enemy was searched from (to tell a dead
 /// condition from one never looked at).
@@ -133,6 +159,8 @@ pub struct StatusTable {
     expanded: Vec<bool>,
     /// Enemy positions visited (transposition hits included).
     pub nodes: u64,
+    /// Per first move, from a search of two plies or more.
+    pub two_moves: Vec<TwoMoveAttack>,
 }
 
 /// Equal summaries; the node counts differ with the transposition table and thread count.
@@ -151,6 +179,7 @@ impl StatusTable {
             data: vec![Status::UNREACHED; INDICES * patterns * (depth + 1)],
             expanded: vec![false; 2 * patterns * (depth + 1)],
             nodes: 0,
+            two_moves: Vec::new(),
         }
     }
 
@@ -205,15 +234,6 @@ impl StatusTable {
             any.merge(self.get(ANY, pattern as u8, depth));
         }
         any
-    }
-
-    /// The most ojama the enemy sends within `depth` moves, skill included, with rows falling on
-    /// it as `bits` says; none if it dies under that condition.
-    pub fn best_attack(&self, bits: u8, depth: usize) -> i64 {
-        if self.is_dead(ANY, bits, depth) {
-            return 0;
-        }
-        self.lookup(ANY, bits, depth).max_ojama
     }
 
     fn merge(&mut self, other: &StatusTable) {
@@ -568,21 +588,20 @@ pub fn search<N: Neighbourhood>(
         let root_drops = search
             .grandchildren_end_search(&line, 0)
             .then(|| last_ply_drops::<N>(&line.me.field, &packs[line.turn + 1]));
-        let partial = Action::ALL
+        let own: Vec<StatusTable> = Action::ALL
             .par_iter()
             .map(|&action| {
                 let mut own = StatusTable::new(depth);
                 search.visit_move::<N>(&mut own, &line, action, 0, root_drops.as_deref());
                 own
             })
-            .reduce(
-                || StatusTable::new(depth),
-                |mut a, b| {
-                    a.merge(&b);
-                    a
-                },
-            );
-        table.merge(&partial);
+            .collect();
+        for (&action, own) in Action::ALL.iter().zip(&own) {
+            table.merge(own);
+            if depth >= 2 {
+                table.two_moves.push(TwoMoveAttack::of(action, own));
+            }
+        }
     }
     if search.deadline.has_passed() {
         return None;
@@ -707,6 +726,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_first_moves_together_make_the_summary_of_two_moves() {
+        let packs = packs(6);
+        for (picture, ojama, gauge) in
+            [(&["12", "34", "56"][..], 5, 40), (&["5555", "9191"], 0, 90)]
+        {
+            for depth in 2..=3 {
+                let line = enemy(picture, ojama, gauge);
+                let table = search::<Shift>(line, &packs, depth, None, None).unwrap();
+                assert_eq!(table.two_moves.len(), Action::ALL.len());
+                for bits in 0..4u8 {
+                    let summary = table.get(ANY, bits, 2);
+                    let best = table
+                        .two_moves
+                        .iter()
+                        .filter_map(|m| m.sent[usize::from(bits)])
+                        .max();
+                    let expected = summary.reached.then_some(summary.max_ojama);
+                    assert_eq!(
+                        best, expected,
+                        "{picture:?}, depth {depth}, rows {bits:02b}"
+                    );
+                }
+            }
+        }
+        let one_ply = search::<Shift>(enemy(&["12"], 0, 0), &packs, 1, None, None).unwrap();
+        assert!(one_ply.two_moves.is_empty());
     }
 
     #[test]
