@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use crate::params::Params;
 use crate::player::greedy::rank;
-use crate::search::enemy::{self, EnemyLine, StatusTable, TwoMoveAttack};
+use crate::search::enemy::{self, EnemyLine, FirstMoveAttack, StatusTable};
 use crate::search::eval::{EvalContext, Line, DEAD_ENEMY, DEAD_STEP, MAX_DEPTH};
 use crate::search::full::{EnemyModel, FullSearch, RootValues, LOST};
 use crate::search::timeman::search_depths;
@@ -146,14 +146,15 @@ pub fn overrule(values: &RootValues, planned: Action) -> Option<(Action, Overrul
     (planned_value == LOST).then_some((best, Overrule::Survive))
 }
 
-/// An enemy chain that sends at least this much within its next two moves is worth breaking:
-/// four rows bury any trigger.
-const PREEMPT_THREAT: i64 = 40;
+/// An enemy chain of this much is worth breaking: a 13-chain decides most games.
+const PREEMPT_THREAT: i64 = 60;
+/// A fire that breaks it buries the trigger under this many rows, one per turn.
+const PREEMPT_ROWS: i64 = 2;
 
-/// The enemy's rows-fallen bits for its first two moves (see [`TwoMoveAttack`]) when my move
-/// sends `sent` and the enemy's first move sends nothing: its own stock's row now, and a row
-/// before its second move if what I send outlasts the offset against my stock.
-fn rows_on_enemy(view: &Position<'_>, sent: i64) -> u8 {
+/// The enemy's rows-fallen bits over its next `depth` moves (see [`FirstMoveAttack`]) when my
+/// move sends `sent` and neither side sends anything after: its own stock's row now, then a
+/// row a turn while what I send, less the offset against my stock, lasts.
+fn rows_on_enemy(view: &Position<'_>, sent: i64, depth: usize) -> u8 {
     let (mut theirs, mut mine) = (view.opponent.ojama, view.me.ojama);
     let mut bits = 0;
     if theirs >= OJAMA_ROW {
@@ -165,60 +166,66 @@ fn rows_on_enemy(view: &Position<'_>, sent: i64) -> u8 {
     }
     theirs += sent;
     offset_ojama(&mut theirs, &mut mine);
-    if theirs >= OJAMA_ROW {
-        bits |= 2;
+    for d in 1..depth {
+        if theirs >= OJAMA_ROW {
+            theirs -= OJAMA_ROW;
+            bits |= 1 << d;
+        }
     }
     bits
 }
 
-/// The enemy's threat over its next two moves with rows falling as `calm` says, and its answer
-/// when they fall as `hit` says instead. It picks its first move not knowing which comes, so
-/// the answer is the best under `hit` of the first moves that build to within a row of the
-/// threat under `calm`.
-fn threat_and_answer(two_moves: &[TwoMoveAttack], calm: u8, hit: u8) -> (i64, i64) {
-    let calm_sent = |m: &TwoMoveAttack| m.sent[usize::from(calm)].unwrap_or(0);
-    let threat = two_moves.iter().map(calm_sent).max().unwrap_or(0);
-    let answer = two_moves
+/// The enemy's threat over the search's horizon with rows falling as `calm` says, and its
+/// answer when they fall as `hit` says instead. It picks its first move not knowing which
+/// comes, so the answer is the best under `hit` of the first moves that build to within a row
+/// of the threat under `calm`.
+fn threat_and_answer(first_moves: &[FirstMoveAttack], calm: u8, hit: u8) -> (i64, i64) {
+    let sent = |m: &FirstMoveAttack, bits: u8| m.sent.get(usize::from(bits)).copied().flatten();
+    let calm_sent = |m: &FirstMoveAttack| sent(m, calm).unwrap_or(0);
+    let threat = first_moves.iter().map(calm_sent).max().unwrap_or(0);
+    let answer = first_moves
         .iter()
         .filter(|m| calm_sent(m) + OJAMA_ROW > threat)
-        .map(|m| m.sent[usize::from(hit)].unwrap_or(0))
+        .map(|m| sent(m, hit).unwrap_or(0))
         .max()
         .unwrap_or(0);
     (threat, answer)
 }
 
-/// A fire now that breaks a chain the enemy would fire on its next move, if there is one.
+/// A fire now that breaks a chain the enemy fires within the search's horizon, if there is one.
 ///
-/// The threat is what the enemy sends within two moves after the planned move. A move breaks
-/// it if it survives (`survives`), puts a row on the enemy before its second move where the
-/// planned one does not, sends a row more than the enemy's answer under that row, and takes a
-/// row at least off the threat. The plan keeps its move if the threat is small, or if the plan
-/// fires next turn a chain a row bigger than the threat (`next_fire`). Among the moves that
-/// break it, the one that comes out furthest ahead.
+/// The threat is what the enemy sends within its `depth` moves after the planned move. A move
+/// breaks it if it survives (`survives`), sends at least [`PREEMPT_ROWS`] rows and a row more
+/// than the enemy's answer under them, puts more rows on the enemy than the planned one, and
+/// takes [`PREEMPT_ROWS`] rows at least off the threat. The plan keeps its move if the threat
+/// is small, or if the plan fires next turn at least as much (`next_fire`). Among the moves
+/// that break it, the one that comes out furthest ahead.
 fn preemption<N: Neighbourhood>(
     view: &Position<'_>,
     planned: Action,
     next_fire: Option<i64>,
-    two_moves: &[TwoMoveAttack],
+    first_moves: &[FirstMoveAttack],
+    depth: usize,
     survives: impl Fn(Action) -> bool,
 ) -> Option<Action> {
     let pack = &view.packs[0];
     let sent = |action| rank::<N>(view.me, pack, action).1;
-    let calm = rows_on_enemy(view, sent(planned));
-    let (threat, _) = threat_and_answer(two_moves, calm, calm);
-    if threat < PREEMPT_THREAT || next_fire.is_some_and(|ojama| ojama >= threat + OJAMA_ROW) {
+    let calm = rows_on_enemy(view, sent(planned), depth);
+    let (threat, _) = threat_and_answer(first_moves, calm, calm);
+    if threat < PREEMPT_THREAT || next_fire.is_some_and(|ojama| ojama >= threat) {
         return None;
     }
+    let cut = PREEMPT_ROWS * OJAMA_ROW;
     view.me
         .legal_actions()
         .filter(|&action| survives(action))
         .filter_map(|action| {
             let sent = sent(action);
-            let hit = rows_on_enemy(view, sent);
-            let new_row = hit & 2 != 0 && calm & 2 == 0;
-            let (_, answer) = threat_and_answer(two_moves, calm, hit);
-            let breaks = sent >= answer + OJAMA_ROW && answer + OJAMA_ROW <= threat;
-            (new_row && breaks).then_some((action, sent - answer))
+            let hit = rows_on_enemy(view, sent, depth);
+            let more_rows = hit.count_ones() > calm.count_ones();
+            let (_, answer) = threat_and_answer(first_moves, calm, hit);
+            let breaks = sent >= cut && sent >= answer + OJAMA_ROW && answer + cut <= threat;
+            (more_rows && breaks).then_some((action, sent - answer))
         })
         .fold(
             None,
@@ -230,19 +237,21 @@ fn preemption<N: Neighbourhood>(
         .map(|(action, _)| action)
 }
 
-/// [`preemption`] on what the full search found: the enemy search's first two moves, and my
-/// moves that did not die in my search.
+/// [`preemption`] on what the full search found: the enemy search's first moves, and my moves
+/// that did not die in my search.
 pub fn preempt<N: Neighbourhood>(
     weighing: &Weighing,
     view: &Position<'_>,
     planned: Action,
     next_fire: Option<i64>,
 ) -> Option<Action> {
+    let enemy = &weighing.enemy;
     preemption::<N>(
         view,
         planned,
         next_fire,
-        &weighing.enemy.two_moves,
+        &enemy.first_moves,
+        enemy.depth(),
         |action| weighing.values.value_of(action) > LOST,
     )
 }
@@ -264,11 +273,11 @@ mod tests {
 
     use crate::sim::{Field, Pack, PlayerState, PreparedPack, Shift};
 
-    /// My field holds one 5 and my gauge is full: the skill sends 13 ojama (one block
-    /// destroyed), every drop of the pack of 1s sends nothing.
+    /// My field holds a 5 among eight 2s and my gauge is full: the skill destroys nine blocks
+    /// and sends 21 ojama, every drop of the pack of 1s sends nothing.
     fn skill_ready(my_stock: i64) -> (PlayerState, PlayerState, Vec<PreparedPack>) {
         let me = PlayerState {
-            field: Field::from_picture(&["5"]).unwrap(),
+            field: Field::from_picture(&["222", "252", "222"]).unwrap(),
             ojama: my_stock,
             gauge: 100,
             ..PlayerState::default()
@@ -279,6 +288,19 @@ mod tests {
         (me, PlayerState::default(), vec![pack; 2])
     }
 
+    fn view<'a>(state: &'a (PlayerState, PlayerState, Vec<PreparedPack>)) -> Position<'a> {
+        let (me, opponent, packs) = state;
+        Position {
+            turn: 20,
+            packs,
+            me,
+            opponent,
+            time_left_ms: 100_000,
+        }
+    }
+
+    /// A two-ply enemy search's one first move that sends `threat` unless a row falls before
+    /// its second move, and `answer` if one does.
     fn decide(
         state: &(PlayerState, PlayerState, Vec<PreparedPack>),
         planned: Action,
@@ -286,41 +308,56 @@ mod tests {
         (threat, answer): (i64, i64),
         skill_survives: bool,
     ) -> Option<Action> {
-        let (me, opponent, packs) = state;
-        let view = Position {
-            turn: 20,
-            packs,
-            me,
-            opponent,
-            time_left_ms: 100_000,
-        };
-        let two_moves = [TwoMoveAttack {
+        let first_moves = [FirstMoveAttack {
             first: B,
-            sent: [threat, threat, answer, answer].map(Some),
+            sent: vec![Some(threat), Some(threat), Some(answer), Some(answer)],
         }];
         let survives = |action| action != Action::Skill || skill_survives;
-        preemption::<Shift>(&view, planned, next_fire, &two_moves, survives)
+        preemption::<Shift>(&view(state), planned, next_fire, &first_moves, 2, survives)
+    }
+
+    #[test]
+    fn what_i_send_falls_on_the_enemy_a_row_a_turn_after_the_offset() {
+        let (mut me, mut enemy, packs) = skill_ready(0);
+        let rows = |me: &PlayerState, enemy: &PlayerState, sent| {
+            let state = (*me, *enemy, packs.clone());
+            rows_on_enemy(&view(&state), sent, 4)
+        };
+        assert_eq!(rows(&me, &enemy, 35), 0b1110);
+        assert_eq!(rows(&me, &enemy, 9), 0);
+        enemy.ojama = 12;
+        assert_eq!(rows(&me, &enemy, 9), 0b11, "its own row now, then 2 + 9");
+        me.ojama = 25;
+        assert_eq!(
+            rows(&me, &enemy, 20),
+            0b1,
+            "15 of mine left after my row take 15 of 20"
+        );
     }
 
     #[test]
     fn the_answer_is_that_of_the_first_moves_that_build_the_threat() {
-        let first = |calm: i64, hit: Option<i64>| TwoMoveAttack {
+        let first = |calm: i64, hit: Option<i64>| FirstMoveAttack {
             first: A,
-            sent: [Some(calm), None, hit, None],
+            sent: vec![Some(calm), None, hit, None],
         };
         let fragile = first(79, Some(5));
         let robust = first(79, Some(70));
         let sidestep = first(30, Some(90));
         let dies = first(75, None);
-        assert_eq!(threat_and_answer(&[fragile, sidestep], 0, 2), (79, 5));
+        let moves = |m: &[&FirstMoveAttack]| m.iter().map(|&m| m.clone()).collect::<Vec<_>>();
         assert_eq!(
-            threat_and_answer(&[fragile, robust, sidestep], 0, 2),
+            threat_and_answer(&moves(&[&fragile, &sidestep]), 0, 2),
+            (79, 5)
+        );
+        assert_eq!(
+            threat_and_answer(&moves(&[&fragile, &robust, &sidestep]), 0, 2),
             (79, 70),
             "a first move that keeps the chain under the row"
         );
-        assert_eq!(threat_and_answer(&[fragile, dies], 0, 2), (79, 5));
+        assert_eq!(threat_and_answer(&moves(&[&fragile, &dies]), 0, 2), (79, 5));
         assert_eq!(
-            threat_and_answer(&[dies], 0, 2),
+            threat_and_answer(&moves(&[&dies]), 0, 2),
             (75, 0),
             "dead under the row"
         );
@@ -328,15 +365,15 @@ mod tests {
     }
 
     #[test]
-    fn a_fire_that_puts_a_row_on_a_chain_about_to_go_off_breaks_it() {
+    fn a_fire_that_buries_a_chain_about_to_go_off_breaks_it() {
         let state = skill_ready(0);
         let skill = Some(Action::Skill);
         assert_eq!(decide(&state, A, None, (60, 0), true), skill);
-        assert_eq!(decide(&state, A, Some(60), (60, 0), true), skill);
+        assert_eq!(decide(&state, A, Some(59), (60, 0), true), skill);
         assert_eq!(
-            decide(&state, A, Some(70), (60, 0), true),
+            decide(&state, A, Some(60), (60, 0), true),
             None,
-            "the plan's fire next turn outguns the threat"
+            "the plan fires as much next turn"
         );
         assert_eq!(
             decide(&state, A, None, (PREEMPT_THREAT - 1, 0), true),
@@ -344,20 +381,20 @@ mod tests {
             "a small threat"
         );
         assert_eq!(
-            decide(&state, A, None, (60, 4), true),
+            decide(&state, A, None, (60, 12), true),
             None,
-            "13 sent is not a row more than an answer of 4"
+            "21 sent is not a row more than an answer of 12"
         );
         assert_eq!(decide(&state, A, None, (60, 0), false), None, "dies");
         assert_eq!(
             decide(&state, Action::Skill, None, (60, 0), true),
             None,
-            "the plan's move already breaks it"
+            "the plan's move already buries it"
         );
         assert_eq!(
-            decide(&skill_ready(15), A, None, (60, 0), true),
+            decide(&skill_ready(25), A, None, (60, 0), true),
             None,
-            "my stock after its row takes 5 of the 13: no row reaches the enemy"
+            "my stock after its row takes 15 of the 21: no row reaches the enemy"
         );
     }
 

@@ -122,29 +122,31 @@ impl Status {
     }
 }
 
-/// What one first move of the enemy leads to within its first two moves: the most it sends,
-/// per rows-fallen pattern of those moves (bit 0: a row before the first, bit 1: before the
-/// second); `None` where none of its lines met that pattern alive. The summary cannot say
-/// this: its best case under a row may come from another first move than its best case
-/// without one, and the enemy chooses its first move before it knows whether the row comes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TwoMoveAttack {
+/// What one first move of the enemy leads to over the whole search: the most it sends by the
+/// last ply, per rows-fallen pattern (bit d: a row fell before its move d + 1); `None` where
+/// none of its lines met that pattern alive. The summary cannot say this: its best case under
+/// a row may come from another first move than its best case without one, and the enemy
+/// chooses its first move before it knows whether the row comes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FirstMoveAttack {
     pub first: Action,
-    pub sent: [Option<i64>; 4],
+    pub sent: Vec<Option<i64>>,
 }
 
-impl TwoMoveAttack {
+impl FirstMoveAttack {
     /// Read off the summary of the lines that began with `first`.
     fn of(first: Action, own: &StatusTable) -> Self {
-        let sent = std::array::from_fn(|bits| {
-            [NEVER, BEFORE, NOW]
-                .iter()
-                .map(|&idx| own.get(idx, bits as u8, 2))
-                .filter(|status| status.reached)
-                .map(|status| status.max_ojama)
-                .max()
-        });
-        TwoMoveAttack { first, sent }
+        let sent = (0..1u16 << own.depth)
+            .map(|bits| {
+                [NEVER, BEFORE, NOW]
+                    .iter()
+                    .map(|&idx| own.get(idx, bits as u8, own.depth))
+                    .filter(|status| status.reached)
+                    .map(|status| status.max_ojama)
+                    .max()
+            })
+            .collect();
+        FirstMoveAttack { first, sent }
     }
 }
 
@@ -159,8 +161,8 @@ pub struct StatusTable {
     expanded: Vec<bool>,
     /// Enemy positions visited (transposition hits included).
     pub nodes: u64,
-    /// Per first move, from a search of two plies or more.
-    pub two_moves: Vec<TwoMoveAttack>,
+    /// Per first move, from a search of one ply or more.
+    pub first_moves: Vec<FirstMoveAttack>,
 }
 
 /// Equal summaries; the node counts differ with the transposition table and thread count.
@@ -179,7 +181,7 @@ impl StatusTable {
             data: vec![Status::UNREACHED; INDICES * patterns * (depth + 1)],
             expanded: vec![false; 2 * patterns * (depth + 1)],
             nodes: 0,
-            two_moves: Vec::new(),
+            first_moves: Vec::new(),
         }
     }
 
@@ -598,9 +600,7 @@ pub fn search<N: Neighbourhood>(
             .collect();
         for (&action, own) in Action::ALL.iter().zip(&own) {
             table.merge(own);
-            if depth >= 2 {
-                table.two_moves.push(TwoMoveAttack::of(action, own));
-            }
+            table.first_moves.push(FirstMoveAttack::of(action, own));
         }
     }
     if search.deadline.has_passed() {
@@ -729,32 +729,27 @@ mod tests {
     }
 
     #[test]
-    fn the_first_moves_together_make_the_summary_of_two_moves() {
+    fn the_first_moves_together_make_the_summary_of_the_last_ply() {
         let packs = packs(6);
         for (picture, ojama, gauge) in
             [(&["12", "34", "56"][..], 5, 40), (&["5555", "9191"], 0, 90)]
         {
-            for depth in 2..=3 {
+            for depth in 1..=3 {
                 let line = enemy(picture, ojama, gauge);
                 let table = search::<Shift>(line, &packs, depth, None, None).unwrap();
-                assert_eq!(table.two_moves.len(), Action::ALL.len());
-                for bits in 0..4u8 {
-                    let summary = table.get(ANY, bits, 2);
+                assert_eq!(table.first_moves.len(), Action::ALL.len());
+                for bits in 0..1u8 << depth {
+                    let summary = table.get(ANY, bits, depth);
                     let best = table
-                        .two_moves
+                        .first_moves
                         .iter()
                         .filter_map(|m| m.sent[usize::from(bits)])
                         .max();
                     let expected = summary.reached.then_some(summary.max_ojama);
-                    assert_eq!(
-                        best, expected,
-                        "{picture:?}, depth {depth}, rows {bits:02b}"
-                    );
+                    assert_eq!(best, expected, "{picture:?}, depth {depth}, rows {bits:b}");
                 }
             }
         }
-        let one_ply = search::<Shift>(enemy(&["12"], 0, 0), &packs, 1, None, None).unwrap();
-        assert!(one_ply.two_moves.is_empty());
     }
 
     #[test]
