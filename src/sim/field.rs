@@ -211,6 +211,14 @@ struct Chain {
     columns: u16,
 }
 
+/// What a chain leaves, for a caller that does not keep the field.
+struct ChainEnd {
+    chain: Chain,
+    number_blocks: u32,
+    /// Bit x: column x holds 17 or more blocks.
+    dead_columns: u16,
+}
+
 impl Chain {
     const NONE: Chain = Chain {
         steps: 0,
@@ -600,6 +608,18 @@ impl Field {
         x: u8,
         rot: u8,
     ) -> Option<Chain> {
+        let doomed = self.land(pack, x, rot)?;
+        Some(if doomed.is_zero() {
+            Chain::NONE
+        } else {
+            self.chain_from::<N>(doomed)
+        })
+    }
+
+    /// Lands the pack; returns the blocks its landing dooms (the chain's first step), or
+    /// `None` if it does not fit (the field is then left half-written).
+    #[inline]
+    fn land(&mut self, pack: &PreparedPack, x: u8, rot: u8) -> Option<BitBoard> {
         if x >= DROP_COLUMNS {
             return None;
         }
@@ -613,11 +633,7 @@ impl Field {
             self.add_height(column, landing.iter().filter(|&&v| v != 0).count() as u8);
         }
         self.boards[ANY] |= placement.cells;
-        Some(if placement.doomed.is_zero() {
-            Chain::NONE
-        } else {
-            self.chain_from::<N>(placement.doomed)
-        })
+        Some(placement.doomed)
     }
 
     /// What dropping the pack at `x`, `rot` would do, without keeping the field it leaves: a
@@ -640,16 +656,44 @@ impl Field {
             };
         }
         let mut after = *self;
-        let (result, columns) = after.drop_pack_touching::<N>(pack, x, rot);
+        let Some(doomed) = after.land(pack, x, rot) else {
+            return DropOutcome {
+                chains: 0,
+                blocks_change: 0,
+                dead: true,
+                columns: pack_columns,
+            };
+        };
+        let end = after.chain_end::<N>(doomed);
+        let dead = end.dead_columns != 0;
         DropOutcome {
-            chains: result.chains as u8,
-            blocks_change: if result.dead {
+            chains: end.chain.steps as u8,
+            blocks_change: if dead {
                 0
             } else {
-                after.number_blocks() as i16 - self.number_blocks() as i16
+                end.number_blocks as i16 - self.number_blocks() as i16
             },
-            dead: result.dead,
-            columns,
+            dead,
+            columns: pack_columns | end.chain.columns | end.dead_columns,
+        }
+    }
+
+    /// What the chain whose first step removes `doomed` (none if empty) leaves, for a caller
+    /// that does not keep the field: on AVX-512 the lane boards are never packed back.
+    fn chain_end<N: Neighbourhood>(&mut self, doomed: BitBoard) -> ChainEnd {
+        #[cfg(ysai_avx512)]
+        if N::SHIFTS && !doomed.is_zero() {
+            return self.chain_end_in_lanes(doomed);
+        }
+        let chain = if doomed.is_zero() {
+            Chain::NONE
+        } else {
+            self.chain_from::<N>(doomed)
+        };
+        ChainEnd {
+            chain,
+            number_blocks: self.number_blocks(),
+            dead_columns: self.dead_columns(),
         }
     }
 
@@ -801,7 +845,36 @@ impl Field {
     /// stays in registers for every step, and is packed back at the end.
     #[cfg(ysai_avx512)]
     fn chain_in_lanes(&mut self, doomed: BitBoard) -> Chain {
-        // The block board is left out of the loop and rebuilt at the end.
+        let (chain, mut boards) = self.chain_of_lanes(doomed);
+        boards[ANY] = boards[1..]
+            .iter()
+            .fold(LaneBoard::zero(), |any, &b| any.or(b));
+        self.boards = boards.map(LaneBoard::to_board);
+        self.heights = boards[ANY].column_counts();
+        chain
+    }
+
+    /// [`Field::chain_end`] on lane boards, which are left unpacked.
+    #[cfg(ysai_avx512)]
+    fn chain_end_in_lanes(&self, doomed: BitBoard) -> ChainEnd {
+        let (chain, boards) = self.chain_of_lanes(doomed);
+        let numbers = boards[1..OJAMA]
+            .iter()
+            .fold(LaneBoard::zero(), |any, &b| any.or(b));
+        ChainEnd {
+            chain,
+            number_blocks: numbers.count(),
+            dead_columns: numbers
+                .or(boards[OJAMA])
+                .lanes_with_row(usize::from(DEATH_HEIGHT) - 1),
+        }
+    }
+
+    /// The field spread to a lane per column and the chain played on it; the block board
+    /// (index [`ANY`]) is left out of the loop and empty.
+    #[cfg(ysai_avx512)]
+    #[inline]
+    fn chain_of_lanes(&self, doomed: BitBoard) -> (Chain, [LaneBoard; 11]) {
         let mut boards = [LaneBoard::zero(); 11];
         for n in 1..OJAMA + 1 {
             boards[n] = LaneBoard::from_board(self.boards[n]);
@@ -817,12 +890,7 @@ impl Field {
                 break;
             }
         }
-        boards[ANY] = boards[1..]
-            .iter()
-            .fold(LaneBoard::zero(), |any, &b| any.or(b));
-        self.boards = boards.map(LaneBoard::to_board);
-        self.heights = boards[ANY].column_counts();
-        chain
+        (chain, boards)
     }
 
     /// [`Field::chain_from`] on the packed boards, a column at a time.
@@ -961,9 +1029,8 @@ impl fmt::Debug for Field {
     }
 }
 
-/// The chain loop on lane boards against the one on packed boards, from the same removals.
-#[cfg(all(test, ysai_avx512))]
-mod lane_tests {
+#[cfg(test)]
+mod tests {
     use super::*;
     use crate::rng::Rng;
     use crate::sim::{Pack, Shift, Table};
@@ -993,6 +1060,7 @@ mod lane_tests {
     }
 
     /// About a quarter of the blocks of `field`.
+    #[cfg(ysai_avx512)]
     fn random_blocks(rng: &mut Rng, field: &Field) -> BitBoard {
         let words = std::array::from_fn(|_| rng.next_u64() & rng.next_u64());
         field.blocks() & BitBoard::from_words(words)
@@ -1015,6 +1083,49 @@ mod lane_tests {
         assert!(outcome.holds_beside(0b1000));
     }
 
+    #[test]
+    fn a_drop_outcome_is_what_playing_the_drop_does() {
+        let mut rng = Rng::new(34);
+        let mut chained = 0;
+        for _ in 0..400 {
+            let field = random_field(&mut rng);
+            let pack = PreparedPack::new(Pack::new(
+                [random_number(&mut rng), random_number(&mut rng)],
+                [random_number(&mut rng), random_number(&mut rng)],
+            ));
+            for &action in Action::drops() {
+                let Action::Drop { x, rot } = action else {
+                    unreachable!("drops only")
+                };
+                let mut played = field;
+                let (result, columns) = played.drop_pack_touching::<Shift>(&pack, x, rot);
+                let blocks_change = if result.dead {
+                    0
+                } else {
+                    played.number_blocks() as i16 - field.number_blocks() as i16
+                };
+                let expected = DropOutcome {
+                    chains: result.chains as u8,
+                    blocks_change,
+                    dead: result.dead,
+                    columns,
+                };
+                let outcome = field.drop_outcome::<Shift>(&pack, x, rot);
+                if outcome.chains > 0 {
+                    chained += 1;
+                }
+                if result.dead {
+                    assert_eq!((outcome.dead, outcome.columns), (true, columns));
+                } else {
+                    assert_eq!(outcome, expected, "{field:?} {action}");
+                }
+            }
+        }
+        assert!(chained > 500, "{chained} drops chained");
+    }
+
+    /// The chain loop on lane boards against the one on packed boards, from the same removals.
+    #[cfg(ysai_avx512)]
     #[test]
     fn chains_in_lanes_match_chains_by_columns() {
         let mut rng = Rng::new(21);
