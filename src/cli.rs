@@ -279,7 +279,6 @@ const NEW_FLAGS: &[&str] = &[
     "no-counter-plan",
     "no-hold-fire",
     "no-outbuild",
-    "no-preempt",
     "style",
     "nbtmax",
     "turn-ms",
@@ -864,7 +863,6 @@ mod tests {
         );
         let d = Params::default();
         assert!(!d.rules.no_counter_plan && !d.rules.no_hold_fire && !d.rules.no_outbuild);
-        assert!(params("--no-preempt").guard.no_preempt && !d.guard.no_preempt);
     }
 
     #[test]

@@ -373,12 +373,6 @@ pub struct GuardFlags {
     #[arg(help_heading = heading::YSAI_TURN,
           help = "The full search's time each turn from turn 8 (scaled); 0 = none, a plan's move stands if it survives the turn")]
     pub guard_ms: u64,
-    /// `--no-preempt`: ysai's full search does not break the enemy's coming chain with a fire
-    /// now (an ablation switch).
-    #[arg(long = "no-preempt")]
-    #[arg(help_heading = heading::YSAI_TURN,
-          help = "Do not fire early to break a chain the enemy fires next move (ablation)")]
-    pub no_preempt: bool,
 }
 
 /// Switches of the champion's rules: read by ysai's turn and the rush player.
@@ -709,10 +703,7 @@ impl Params {
             enemy_beam_width: 500,
             enemy_beam_chain_width: 200,
         },
-        guard: GuardFlags {
-            guard_ms: 1_000,
-            no_preempt: false,
-        },
+        guard: GuardFlags { guard_ms: 1_000 },
         rules: RuleFlags {
             no_counter_plan: false,
             no_hold_fire: false,

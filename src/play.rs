@@ -337,10 +337,7 @@ mod tests {
                     players.push(Params {
                         player,
                         turn: TurnFlags { style },
-                        guard: GuardFlags {
-                            guard_ms,
-                            ..Params::default().guard
-                        },
+                        guard: GuardFlags { guard_ms },
                         ..Params::default()
                     });
                 }
@@ -398,10 +395,7 @@ mod tests {
         let full = |style, guard_ms| {
             let params = Params {
                 turn: TurnFlags { style },
-                guard: GuardFlags {
-                    guard_ms,
-                    ..Params::default().guard
-                },
+                guard: GuardFlags { guard_ms },
                 ..Params::default()
             };
             flags_without_effect(&params, &flags(&given))

@@ -5,20 +5,15 @@
 //! - **lethal**: another move kills the enemy whatever it does, where the plan's does not;
 //! - **survive**: the plan's move dies against the enemy's best attacks (ojama it can send,
 //!   and what is already in my stock), where another move lives.
-//!
-//! And it breaks a chain the enemy will fire on its next move ([`preempt`]): most games are
-//! won by the first row that lands on a finished chain.
 
 use std::time::Instant;
 
 use crate::params::Params;
-use crate::player::greedy::rank;
-use crate::search::enemy::{self, EnemyLine, FirstMoveAttack, StatusTable};
+use crate::search::enemy::{self, EnemyLine};
 use crate::search::eval::{EvalContext, Line, DEAD_ENEMY, DEAD_STEP, MAX_DEPTH};
 use crate::search::full::{EnemyModel, FullSearch, RootValues, LOST};
 use crate::search::timeman::search_depths;
 use crate::search::tt::TranspositionTable;
-use crate::sim::game::{offset_ojama, OJAMA_ROW};
 use crate::sim::{Action, Neighbourhood, Position};
 
 /// What the full search found this turn.
@@ -29,8 +24,6 @@ pub struct Weighing {
     pub depths: (usize, usize),
     /// Positions each search valued at its deepest finished depth.
     pub nodes: (u64, u64),
-    /// The enemy's best cases, which my search read.
-    pub enemy: StatusTable,
 }
 
 impl Weighing {
@@ -122,7 +115,6 @@ impl Guard {
             depths: (table.depth(), depth),
             nodes: (table.nodes, values.nodes),
             values,
-            enemy: table,
         })
     }
 }
@@ -146,116 +138,6 @@ pub fn overrule(values: &RootValues, planned: Action) -> Option<(Action, Overrul
     (planned_value == LOST).then_some((best, Overrule::Survive))
 }
 
-/// An enemy chain of this much is worth breaking: a 13-chain decides most games.
-const PREEMPT_THREAT: i64 = 60;
-/// A fire that breaks it buries the trigger under this many rows, one per turn.
-const PREEMPT_ROWS: i64 = 2;
-
-/// The enemy's rows-fallen bits over its next `depth` moves (see [`FirstMoveAttack`]) when my
-/// move sends `sent` and neither side sends anything after: its own stock's row now, then a
-/// row a turn while what I send, less the offset against my stock, lasts.
-fn rows_on_enemy(view: &Position<'_>, sent: i64, depth: usize) -> u8 {
-    let (mut theirs, mut mine) = (view.opponent.ojama, view.me.ojama);
-    let mut bits = 0;
-    if theirs >= OJAMA_ROW {
-        theirs -= OJAMA_ROW;
-        bits |= 1;
-    }
-    if mine >= OJAMA_ROW {
-        mine -= OJAMA_ROW;
-    }
-    theirs += sent;
-    offset_ojama(&mut theirs, &mut mine);
-    for d in 1..depth {
-        if theirs >= OJAMA_ROW {
-            theirs -= OJAMA_ROW;
-            bits |= 1 << d;
-        }
-    }
-    bits
-}
-
-/// The enemy's threat over the search's horizon with rows falling as `calm` says, and its
-/// answer when they fall as `hit` says instead. It picks its first move not knowing which
-/// comes, so the answer is the best under `hit` of the first moves that build to within a row
-/// of the threat under `calm`.
-fn threat_and_answer(first_moves: &[FirstMoveAttack], calm: u8, hit: u8) -> (i64, i64) {
-    let sent = |m: &FirstMoveAttack, bits: u8| m.sent.get(usize::from(bits)).copied().flatten();
-    let calm_sent = |m: &FirstMoveAttack| sent(m, calm).unwrap_or(0);
-    let threat = first_moves.iter().map(calm_sent).max().unwrap_or(0);
-    let answer = first_moves
-        .iter()
-        .filter(|m| calm_sent(m) + OJAMA_ROW > threat)
-        .map(|m| sent(m, hit).unwrap_or(0))
-        .max()
-        .unwrap_or(0);
-    (threat, answer)
-}
-
-/// A fire now that breaks a chain the enemy fires within the search's horizon, if there is one.
-///
-/// The threat is what the enemy sends within its `depth` moves after the planned move. A move
-/// breaks it if it survives (`survives`), sends at least [`PREEMPT_ROWS`] rows and a row more
-/// than the enemy's answer under them, puts more rows on the enemy than the planned one, and
-/// takes [`PREEMPT_ROWS`] rows at least off the threat. The plan keeps its move if the threat
-/// is small, or if the plan fires next turn at least as much (`next_fire`). Among the moves
-/// that break it, the one that comes out furthest ahead.
-fn preemption<N: Neighbourhood>(
-    view: &Position<'_>,
-    planned: Action,
-    next_fire: Option<i64>,
-    first_moves: &[FirstMoveAttack],
-    depth: usize,
-    survives: impl Fn(Action) -> bool,
-) -> Option<Action> {
-    let pack = &view.packs[0];
-    let sent = |action| rank::<N>(view.me, pack, action).1;
-    let calm = rows_on_enemy(view, sent(planned), depth);
-    let (threat, _) = threat_and_answer(first_moves, calm, calm);
-    if threat < PREEMPT_THREAT || next_fire.is_some_and(|ojama| ojama >= threat) {
-        return None;
-    }
-    let cut = PREEMPT_ROWS * OJAMA_ROW;
-    view.me
-        .legal_actions()
-        .filter(|&action| survives(action))
-        .filter_map(|action| {
-            let sent = sent(action);
-            let hit = rows_on_enemy(view, sent, depth);
-            let more_rows = hit.count_ones() > calm.count_ones();
-            let (_, answer) = threat_and_answer(first_moves, calm, hit);
-            let breaks = sent >= cut && sent >= answer + OJAMA_ROW && answer + cut <= threat;
-            (more_rows && breaks).then_some((action, sent - answer))
-        })
-        .fold(
-            None,
-            |best: Option<(Action, i64)>, (action, lead)| match best {
-                Some((_, best_lead)) if best_lead >= lead => best,
-                _ => Some((action, lead)),
-            },
-        )
-        .map(|(action, _)| action)
-}
-
-/// [`preemption`] on what the full search found: the enemy search's first moves, and my moves
-/// that did not die in my search.
-pub fn preempt<N: Neighbourhood>(
-    weighing: &Weighing,
-    view: &Position<'_>,
-    planned: Action,
-    next_fire: Option<i64>,
-) -> Option<Action> {
-    let enemy = &weighing.enemy;
-    preemption::<N>(
-        view,
-        planned,
-        next_fire,
-        &enemy.first_moves,
-        enemy.depth(),
-        |action| weighing.values.value_of(action) > LOST,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,133 +152,6 @@ mod tests {
 
     const A: Action = Action::Drop { x: 0, rot: 0 };
     const B: Action = Action::Drop { x: 1, rot: 0 };
-
-    use crate::sim::{Field, Pack, PlayerState, PreparedPack, Shift};
-
-    /// My field holds a 5 among eight 2s and my gauge is full: the skill destroys nine blocks
-    /// and sends 21 ojama, every drop of the pack of 1s sends nothing.
-    fn skill_ready(my_stock: i64) -> (PlayerState, PlayerState, Vec<PreparedPack>) {
-        let me = PlayerState {
-            field: Field::from_picture(&["222", "252", "222"]).unwrap(),
-            ojama: my_stock,
-            gauge: 100,
-            ..PlayerState::default()
-        };
-        let pack = PreparedPack::new(Pack {
-            cells: [[1, 1], [1, 1]],
-        });
-        (me, PlayerState::default(), vec![pack; 2])
-    }
-
-    fn view<'a>(state: &'a (PlayerState, PlayerState, Vec<PreparedPack>)) -> Position<'a> {
-        let (me, opponent, packs) = state;
-        Position {
-            turn: 20,
-            packs,
-            me,
-            opponent,
-            time_left_ms: 100_000,
-        }
-    }
-
-    /// A two-ply enemy search's one first move that sends `threat` unless a row falls before
-    /// its second move, and `answer` if one does.
-    fn decide(
-        state: &(PlayerState, PlayerState, Vec<PreparedPack>),
-        planned: Action,
-        next_fire: Option<i64>,
-        (threat, answer): (i64, i64),
-        skill_survives: bool,
-    ) -> Option<Action> {
-        let first_moves = [FirstMoveAttack {
-            first: B,
-            sent: vec![Some(threat), Some(threat), Some(answer), Some(answer)],
-        }];
-        let survives = |action| action != Action::Skill || skill_survives;
-        preemption::<Shift>(&view(state), planned, next_fire, &first_moves, 2, survives)
-    }
-
-    #[test]
-    fn what_i_send_falls_on_the_enemy_a_row_a_turn_after_the_offset() {
-        let (mut me, mut enemy, packs) = skill_ready(0);
-        let rows = |me: &PlayerState, enemy: &PlayerState, sent| {
-            let state = (*me, *enemy, packs.clone());
-            rows_on_enemy(&view(&state), sent, 4)
-        };
-        assert_eq!(rows(&me, &enemy, 35), 0b1110);
-        assert_eq!(rows(&me, &enemy, 9), 0);
-        enemy.ojama = 12;
-        assert_eq!(rows(&me, &enemy, 9), 0b11, "its own row now, then 2 + 9");
-        me.ojama = 25;
-        assert_eq!(
-            rows(&me, &enemy, 20),
-            0b1,
-            "15 of mine left after my row take 15 of 20"
-        );
-    }
-
-    #[test]
-    fn the_answer_is_that_of_the_first_moves_that_build_the_threat() {
-        let first = |calm: i64, hit: Option<i64>| FirstMoveAttack {
-            first: A,
-            sent: vec![Some(calm), None, hit, None],
-        };
-        let fragile = first(79, Some(5));
-        let robust = first(79, Some(70));
-        let sidestep = first(30, Some(90));
-        let dies = first(75, None);
-        let moves = |m: &[&FirstMoveAttack]| m.iter().map(|&m| m.clone()).collect::<Vec<_>>();
-        assert_eq!(
-            threat_and_answer(&moves(&[&fragile, &sidestep]), 0, 2),
-            (79, 5)
-        );
-        assert_eq!(
-            threat_and_answer(&moves(&[&fragile, &robust, &sidestep]), 0, 2),
-            (79, 70),
-            "a first move that keeps the chain under the row"
-        );
-        assert_eq!(threat_and_answer(&moves(&[&fragile, &dies]), 0, 2), (79, 5));
-        assert_eq!(
-            threat_and_answer(&moves(&[&dies]), 0, 2),
-            (75, 0),
-            "dead under the row"
-        );
-        assert_eq!(threat_and_answer(&[], 0, 2), (0, 0));
-    }
-
-    #[test]
-    fn a_fire_that_buries_a_chain_about_to_go_off_breaks_it() {
-        let state = skill_ready(0);
-        let skill = Some(Action::Skill);
-        assert_eq!(decide(&state, A, None, (60, 0), true), skill);
-        assert_eq!(decide(&state, A, Some(59), (60, 0), true), skill);
-        assert_eq!(
-            decide(&state, A, Some(60), (60, 0), true),
-            None,
-            "the plan fires as much next turn"
-        );
-        assert_eq!(
-            decide(&state, A, None, (PREEMPT_THREAT - 1, 0), true),
-            None,
-            "a small threat"
-        );
-        assert_eq!(
-            decide(&state, A, None, (60, 12), true),
-            None,
-            "21 sent is not a row more than an answer of 12"
-        );
-        assert_eq!(decide(&state, A, None, (60, 0), false), None, "dies");
-        assert_eq!(
-            decide(&state, Action::Skill, None, (60, 0), true),
-            None,
-            "the plan's move already buries it"
-        );
-        assert_eq!(
-            decide(&skill_ready(25), A, None, (60, 0), true),
-            None,
-            "my stock after its row takes 15 of the 21: no row reaches the enemy"
-        );
-    }
 
     #[test]
     fn a_plan_move_falls_only_to_a_forced_win_or_to_its_own_death() {

@@ -6,8 +6,7 @@
 //! plan, hold fire when the opponent could answer bigger, out-build an opponent waiting on a
 //! high trigger, and keep doing all of it below the clock's reserve. From the end of the
 //! opening window on, the two-sided full search weighs every move and overrules the plan on
-//! what it can prove: a forced win, the plan's move dying, or an enemy chain ready to go off
-//! that a fire now breaks (see [`guard`]).
+//! what it can prove: a forced win, or the plan's move dying (see [`guard`]).
 //!
 //! `--style original` plays the 2019 program's own turn instead ([`original`]). The searches
 //! live in `search/` and never call back here.
@@ -23,7 +22,7 @@ use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 pub use budget::Budget;
-pub use guard::{overrule, preempt, Guard, Overrule, Weighing};
+pub use guard::{overrule, Guard, Overrule, Weighing};
 pub use plan::{next_move, Fires, Plan};
 pub use planner::{search_fires, BeamNote, PlanSearch};
 
@@ -68,8 +67,6 @@ pub enum Why {
     /// The full search overruled the plan.
     Lethal,
     Survive,
-    /// A fire now breaks the chain the enemy search sees going off on its next move.
-    Preempt,
 }
 
 /// What one turn did, for `-tm` (and tests).
@@ -195,13 +192,6 @@ impl<N: Neighbourhood> Ysai<N> {
                 Overrule::Lethal => Why::Lethal,
                 Overrule::Survive => Why::Survive,
             };
-            self.plan = None;
-        } else if let Some(fire) = weighing
-            .as_ref()
-            .and_then(|w| self.preempt(w, view, action))
-        {
-            action = fire;
-            why = Why::Preempt;
             self.plan = None;
         }
         TurnReport {
@@ -380,20 +370,6 @@ impl<N: Neighbourhood> Ysai<N> {
         self.outbuilt = Some(potential);
         let fires = self.my_plan_search(turn, Search::Outbuild, OUTBUILD, i64::MAX, 0);
         self.adopt(&fires, i64::MAX)
-    }
-
-    /// A fire that breaks the enemy's coming chain, where the plan's `planned` move does not
-    /// (see [`preempt`]); the plan's fire next turn, if it has one, is weighed against it.
-    fn preempt(&self, weighing: &Weighing, view: &Position<'_>, planned: Action) -> Option<Action> {
-        if self.params.guard.no_preempt {
-            return None;
-        }
-        let next_fire = self
-            .plan
-            .as_ref()
-            .filter(|p| p.moves.len() == 1)
-            .map(|p| p.ojama);
-        preempt::<N>(weighing, view, planned, next_fire)
     }
 
     /// The full search of this turn, in the time kept for it, if any.

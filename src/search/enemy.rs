@@ -122,34 +122,6 @@ impl Status {
     }
 }
 
-/// What one first move of the enemy leads to over the whole search: the most it sends by the
-/// last ply, per rows-fallen pattern (bit d: a row fell before its move d + 1); `None` where
-/// none of its lines met that pattern alive. The summary cannot say this: its best case under
-/// a row may come from another first move than its best case without one, and the enemy
-/// chooses its first move before it knows whether the row comes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FirstMoveAttack {
-    pub first: Action,
-    pub sent: Vec<Option<i64>>,
-}
-
-impl FirstMoveAttack {
-    /// Read off the summary of the lines that began with `first`.
-    fn of(first: Action, own: &StatusTable) -> Self {
-        let sent = (0..1u16 << own.depth)
-            .map(|bits| {
-                [NEVER, BEFORE, NOW]
-                    .iter()
-                    .map(|&idx| own.get(idx, bits as u8, own.depth))
-                    .filter(|status| status.reached)
-                    .map(|status| status.max_ojama)
-                    .max()
-            })
-            .collect();
-        FirstMoveAttack { first, sent }
-    }
-}
-
 /// The summary of an enemy search of `depth` plies: a status per skill index, rows-fallen
 /// bits and depth, and which conditions the enemy was searched from (to tell a dead
 /// condition from one never looked at).
@@ -161,8 +133,6 @@ pub struct StatusTable {
     expanded: Vec<bool>,
     /// Enemy positions visited (transposition hits included).
     pub nodes: u64,
-    /// Per first move, from a search of one ply or more.
-    pub first_moves: Vec<FirstMoveAttack>,
 }
 
 /// Equal summaries; the node counts differ with the transposition table and thread count.
@@ -181,7 +151,6 @@ impl StatusTable {
             data: vec![Status::UNREACHED; INDICES * patterns * (depth + 1)],
             expanded: vec![false; 2 * patterns * (depth + 1)],
             nodes: 0,
-            first_moves: Vec::new(),
         }
     }
 
@@ -590,18 +559,21 @@ pub fn search<N: Neighbourhood>(
         let root_drops = search
             .grandchildren_end_search(&line, 0)
             .then(|| last_ply_drops::<N>(&line.me.field, &packs[line.turn + 1]));
-        let own: Vec<StatusTable> = Action::ALL
+        let partial = Action::ALL
             .par_iter()
             .map(|&action| {
                 let mut own = StatusTable::new(depth);
                 search.visit_move::<N>(&mut own, &line, action, 0, root_drops.as_deref());
                 own
             })
-            .collect();
-        for (&action, own) in Action::ALL.iter().zip(&own) {
-            table.merge(own);
-            table.first_moves.push(FirstMoveAttack::of(action, own));
-        }
+            .reduce(
+                || StatusTable::new(depth),
+                |mut a, b| {
+                    a.merge(&b);
+                    a
+                },
+            );
+        table.merge(&partial);
     }
     if search.deadline.has_passed() {
         return None;
@@ -723,30 +695,6 @@ mod tests {
                     let searched = search::<Shift>(line, &packs, depth, None, None).unwrap();
                     let n = packs.len();
                     assert_eq!(searched, expected, "{picture:?}, {n} packs, depth {depth}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn the_first_moves_together_make_the_summary_of_the_last_ply() {
-        let packs = packs(6);
-        for (picture, ojama, gauge) in
-            [(&["12", "34", "56"][..], 5, 40), (&["5555", "9191"], 0, 90)]
-        {
-            for depth in 1..=3 {
-                let line = enemy(picture, ojama, gauge);
-                let table = search::<Shift>(line, &packs, depth, None, None).unwrap();
-                assert_eq!(table.first_moves.len(), Action::ALL.len());
-                for bits in 0..1u8 << depth {
-                    let summary = table.get(ANY, bits, depth);
-                    let best = table
-                        .first_moves
-                        .iter()
-                        .filter_map(|m| m.sent[usize::from(bits)])
-                        .max();
-                    let expected = summary.reached.then_some(summary.max_ojama);
-                    assert_eq!(best, expected, "{picture:?}, depth {depth}, rows {bits:b}");
                 }
             }
         }
