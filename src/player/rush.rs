@@ -236,7 +236,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
     fn decide(&mut self, view: &Position<'_>) -> (Action, Why) {
         let start = Instant::now();
         let turn_end = start + self.budget(view, OPENING.1);
-        self.threats.note::<N>(view, None);
+        self.threats.note::<N>(view);
         if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
             self.against_bomber = true;
             self.plan = None;

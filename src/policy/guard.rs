@@ -5,9 +5,6 @@
 //! - **lethal**: another move kills the enemy whatever it does, where the plan's does not;
 //! - **survive**: the plan's move dies against the enemy's best attacks (ojama it can send,
 //!   and what is already in my stock), where another move lives.
-//!
-//! It runs before the plans, so that the enemy's search also tells the counter rule what the
-//! enemy can send over its next moves, not only on this one.
 
 use std::time::Instant;
 
@@ -27,9 +24,6 @@ pub struct Weighing {
     pub depths: (usize, usize),
     /// Positions each search valued at its deepest finished depth.
     pub nodes: (u64, u64),
-    /// The most the enemy sends within its search's depth: the threat the counter rule
-    /// answers, seen moves before it can be fired.
-    pub enemy_ahead: i64,
 }
 
 impl Weighing {
@@ -121,7 +115,6 @@ impl Guard {
             depths: (table.depth(), depth),
             nodes: (table.nodes, values.nodes),
             values,
-            enemy_ahead: table.most_sent(),
         })
     }
 }

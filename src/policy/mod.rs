@@ -5,9 +5,8 @@
 //! the biggest at the earliest depth), answer a spike in the opponent's threat with a counter
 //! plan, hold fire when the opponent could answer bigger, out-build an opponent waiting on a
 //! high trigger, and keep doing all of it below the clock's reserve. From the end of the
-//! opening window on, the two-sided full search weighs every move before the plans run: it
-//! tells the counter rule what the enemy can send over its next moves, and overrules the plan
-//! on what it can prove: a forced win, or the plan's move dying (see [`guard`]).
+//! opening window on, the two-sided full search weighs every move and overrules the plan on
+//! what it can prove: a forced win, or the plan's move dying (see [`guard`]).
 //!
 //! `--style original` plays the 2019 program's own turn instead ([`original`]). The searches
 //! live in `search/` and never call back here.
@@ -177,11 +176,7 @@ impl<N: Neighbourhood> Ysai<N> {
             budget,
             beams: Vec::new(),
         };
-        let weighing = self.weigh(&turn);
-        // The search has had the time kept for it: the plans may run to the ceiling.
-        turn.budget.kept = Duration::ZERO;
-        let ahead = weighing.as_ref().map(|w| w.enemy_ahead);
-        let mut why = self.plan_turn(&mut turn, ahead);
+        let mut why = self.plan_turn(&mut turn);
         let mut action = match next_move::<N>(&mut self.plan, view.me, &view.packs[0]) {
             Some(action) => action,
             None => {
@@ -189,6 +184,7 @@ impl<N: Neighbourhood> Ysai<N> {
                 best_move::<N>(view.me, &view.packs[0])
             }
         };
+        let weighing = self.weigh(&turn);
         if let Some((better, reason)) = weighing.as_ref().and_then(|w| overrule(&w.values, action))
         {
             action = better;
@@ -208,10 +204,9 @@ impl<N: Neighbourhood> Ysai<N> {
     }
 
     /// The plan rules of the turn: a counter plan, a replan, holding fire, out-building.
-    /// `ahead` is the most the enemy sends over its next moves, if the full search ran.
-    fn plan_turn(&mut self, turn: &mut Turn<'_, '_>, ahead: Option<i64>) -> Why {
+    fn plan_turn(&mut self, turn: &mut Turn<'_, '_>) -> Why {
         let view = turn.view;
-        self.threats.note::<N>(view, ahead);
+        self.threats.note::<N>(view);
         if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
             self.against_bomber = true;
             self.plan = None;

@@ -20,11 +20,9 @@ pub struct Threats {
 }
 
 impl Threats {
-    /// Remembers the opponent's best attack minus its own stock: its best this turn, or
-    /// `ahead`, the most it sends over the next few moves as a search of them found, if more.
-    pub fn note<N: Neighbourhood>(&mut self, view: &Position<'_>, ahead: Option<i64>) {
-        let now = best_immediate_ojama::<N>(view.opponent, &view.packs[0]);
-        let best = now.max(ahead.unwrap_or(0));
+    /// Remembers the opponent's best immediate attack this turn minus its own stock.
+    pub fn note<N: Neighbourhood>(&mut self, view: &Position<'_>) {
+        let best = best_immediate_ojama::<N>(view.opponent, &view.packs[0]);
         self.push(best - view.opponent.ojama);
     }
 
@@ -126,11 +124,7 @@ mod tests {
             time_left_ms: 180_000,
         };
         let mut threats = Threats::default();
-        threats.note::<Shift>(&view, None);
-        assert_eq!(threats.latest(), chain_ojama(1) - 4);
-        threats.note::<Shift>(&view, Some(50));
-        assert_eq!(threats.latest(), 46, "a search saw 50 coming");
-        threats.note::<Shift>(&view, Some(0));
+        threats.note::<Shift>(&view);
         assert_eq!(threats.latest(), chain_ojama(1) - 4);
     }
 

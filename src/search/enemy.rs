@@ -207,16 +207,6 @@ impl StatusTable {
         any
     }
 
-    /// The most ojama the enemy sends by the search's last ply, whatever rows fell on it.
-    pub fn most_sent(&self) -> i64 {
-        (0..1u16 << self.depth)
-            .map(|bits| self.get(ANY, bits as u8, self.depth))
-            .filter(|status| status.reached)
-            .map(|status| status.max_ojama)
-            .max()
-            .unwrap_or(0)
-    }
-
     fn merge(&mut self, other: &StatusTable) {
         for (a, b) in self.data.iter_mut().zip(&other.data) {
             a.merge(b);
@@ -666,26 +656,6 @@ mod tests {
         assert!(skill.reached);
         assert_eq!(skill.max_skill_ojama, skill_ojama(8));
         assert!(table.get(ANY, 0, 1).max_ojama >= skill_ojama(8));
-        assert_eq!(table.most_sent(), table.get(ANY, 0, 1).max_ojama);
-    }
-
-    #[test]
-    fn the_most_sent_is_the_best_line_by_the_last_ply_under_any_rows() {
-        let packs = packs(6);
-        let line = enemy(&["12", "34", "56"], 5, 40);
-        let mut every = StatusTable::new(3);
-        every_line(&mut every, line, 0, &packs);
-        let best = every
-            .data
-            .iter()
-            .enumerate()
-            .filter(|(i, status)| i % 4 == 3 && status.reached)
-            .map(|(_, status)| status.max_ojama)
-            .max()
-            .unwrap();
-        let table = search::<Shift>(line, &packs, 3, None, None).unwrap();
-        assert_eq!(table.most_sent(), best);
-        assert!(best > 0, "the packs let the enemy chain");
     }
 
     /// Every line, the attacked branch after every move, no table: the search as specified.
