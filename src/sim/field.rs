@@ -609,11 +609,7 @@ impl Field {
         rot: u8,
     ) -> Option<Chain> {
         let doomed = self.land(pack, x, rot)?;
-        Some(if doomed.is_zero() {
-            Chain::NONE
-        } else {
-            self.chain_from::<N>(doomed)
-        })
+        Some(self.chain_from::<N>(doomed))
     }
 
     /// Lands the pack; returns the blocks its landing dooms (the chain's first step), or
@@ -685,11 +681,7 @@ impl Field {
         if N::SHIFTS && !doomed.is_zero() {
             return self.chain_end_in_lanes(doomed);
         }
-        let chain = if doomed.is_zero() {
-            Chain::NONE
-        } else {
-            self.chain_from::<N>(doomed)
-        };
+        let chain = self.chain_from::<N>(doomed);
         ChainEnd {
             chain,
             number_blocks: self.number_blocks(),
@@ -824,16 +816,15 @@ impl Field {
     /// (bits 1..=9, closed under n -> 10 - n) whose blocks may have new neighbours.
     fn resolve_chains<N: Neighbourhood>(&mut self, tested: u16) -> Chain {
         let doomed = self.vanishing::<N>(tested);
-        if doomed.is_zero() {
-            Chain::NONE
-        } else {
-            self.chain_from::<N>(doomed)
-        }
+        self.chain_from::<N>(doomed)
     }
 
-    /// The chain whose first step removes `doomed` (not empty).
+    /// The chain whose first step removes `doomed`; none if it is empty.
     #[inline]
     fn chain_from<N: Neighbourhood>(&mut self, doomed: BitBoard) -> Chain {
+        if doomed.is_zero() {
+            return Chain::NONE;
+        }
         #[cfg(ysai_avx512)]
         if N::SHIFTS {
             return self.chain_in_lanes(doomed);
@@ -1039,13 +1030,17 @@ mod tests {
         1 + rng.below(9) as u8
     }
 
+    fn random_pack(rng: &mut Rng) -> PreparedPack {
+        let top = [random_number(rng), random_number(rng)];
+        let bottom = [random_number(rng), random_number(rng)];
+        PreparedPack::new(Pack::new(top, bottom))
+    }
+
     /// A field after up to 40 random drops and a few ojama rows: stable, as chains start.
     fn random_field(rng: &mut Rng) -> Field {
         let mut field = Field::empty();
         for _ in 0..rng.below(40) {
-            let top = [random_number(rng), random_number(rng)];
-            let bottom = [random_number(rng), random_number(rng)];
-            let pack = PreparedPack::new(Pack::new(top, bottom));
+            let pack = random_pack(rng);
             let mut next = field;
             let (x, rot) = (rng.below(9) as u8, rng.below(4) as u8);
             if rng.chance(1, 8) {
@@ -1089,10 +1084,7 @@ mod tests {
         let mut chained = 0;
         for _ in 0..400 {
             let field = random_field(&mut rng);
-            let pack = PreparedPack::new(Pack::new(
-                [random_number(&mut rng), random_number(&mut rng)],
-                [random_number(&mut rng), random_number(&mut rng)],
-            ));
+            let pack = random_pack(&mut rng);
             for &action in Action::drops() {
                 let Action::Drop { x, rot } = action else {
                     unreachable!("drops only")
