@@ -228,9 +228,8 @@ impl<'a> Worker<'a> {
     }
 
     /// The value of `node` (at the start of its turn, rows not yet fallen) at `depth`.
-    fn value<N: Neighbourhood>(&self, node: &Line, depth: usize) -> f64 {
+    fn value<N: Neighbourhood>(&self, mut node: Line, depth: usize) -> f64 {
         self.nodes.set(self.nodes.get() + 1);
-        let mut node = *node;
         node.drop_rows(depth);
         let pack_index = depth;
         if depth == self.search.depth || pack_index >= self.search.packs.len() {
@@ -282,11 +281,11 @@ impl<'a> Worker<'a> {
             None
         };
         settle(&mut child);
-        let value = self.value::<N>(&child, depth + 1);
+        let value = self.value::<N>(child, depth + 1);
         match spared {
             Some(mut spared) if value > floor => {
                 settle(&mut spared);
-                value.min(self.value::<N>(&spared, depth + 1))
+                value.min(self.value::<N>(spared, depth + 1))
             }
             _ => value,
         }
