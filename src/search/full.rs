@@ -184,8 +184,8 @@ impl<'a> FullSearch<'a> {
             let best = Action::ALL
                 .iter()
                 .filter_map(|&a| {
-                    let next = play::<N>(&node, &self.packs[depth + 1], a)?;
-                    Some((a, worker.after_move::<N>(next, depth + 1, LOST)))
+                    let mut next = play::<N>(&node, &self.packs[depth + 1], a)?;
+                    Some((a, worker.after_move::<N>(&mut next, depth + 1, LOST)))
                 })
                 .fold(None, |best: Option<(Action, f64)>, (a, v)| match best {
                     Some((_, bv)) if bv >= v => best,
@@ -224,21 +224,23 @@ impl<'a> Worker<'a> {
         };
         child.first = Some(action);
         child.first_chain = child.chain;
-        self.after_move::<N>(child, 0, LOST)
+        self.after_move::<N>(&mut child, 0, LOST)
     }
 
-    /// The value of `node` (at the start of its turn, rows not yet fallen) at `depth`.
-    fn value<N: Neighbourhood>(&self, mut node: Line, depth: usize) -> f64 {
+    /// The value of `node` (at the start of its turn, rows not yet fallen) at `depth`. The
+    /// rows fall on `node` itself: the caller is done with it, and a copy of the line would
+    /// cost more than the rest of a leaf.
+    fn value<N: Neighbourhood>(&self, node: &mut Line, depth: usize) -> f64 {
         self.nodes.set(self.nodes.get() + 1);
         node.drop_rows(depth);
         let pack_index = depth;
         if depth == self.search.depth || pack_index >= self.search.packs.len() {
-            return evaluate(&node, self.search.eval);
+            return evaluate(node, self.search.eval);
         }
         if depth <= 2 && self.deadline.out_of_time() {
             return LOST;
         }
-        let key = line_key(&node, depth);
+        let key = line_key(node, depth);
         if let Some(value) = self.search.tt.and_then(|tt| tt.probe_f64(key)) {
             self.hits.set(self.hits.get() + 1);
             return value;
@@ -246,10 +248,10 @@ impl<'a> Worker<'a> {
         let pack = &self.search.packs[pack_index];
         let mut best = LOST;
         for action in Action::ALL {
-            let Some(child) = play::<N>(&node, pack, action) else {
+            let Some(mut child) = play::<N>(node, pack, action) else {
                 continue;
             };
-            let value = self.after_move::<N>(child, depth, best);
+            let value = self.after_move::<N>(&mut child, depth, best);
             if value > best {
                 best = value;
             }
@@ -265,27 +267,28 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// My move at `depth` is made: apply the enemy's effect, then search on. The value is
-    /// exact above `floor`; at or below it, it may be an upper bound (the caller keeps only a
-    /// value above `floor`, so the branch in which the enemy holds back, which can only lower
-    /// the line's value, is not searched then).
-    fn after_move<N: Neighbourhood>(&self, mut child: Line, depth: usize, floor: f64) -> f64 {
+    /// My move at `depth` is made: apply the enemy's effect to `child`, then search on (the
+    /// child is used up, as [`Worker::value`] uses its node). The value is exact above
+    /// `floor`; at or below it, it may be an upper bound (the caller keeps only a value above
+    /// `floor`, so the branch in which the enemy holds back, which can only lower the line's
+    /// value, is not searched then).
+    fn after_move<N: Neighbourhood>(&self, child: &mut Line, depth: usize, floor: f64) -> f64 {
         let enemy = self.search.enemy;
         let spared = if depth < enemy.depth() {
-            match enemy_effect(&mut child, enemy, depth, self.search.model) {
+            match enemy_effect(child, enemy, depth, self.search.model) {
                 Effect::Dead => return DEAD_ENEMY - (depth as f64 + 1.0) * DEAD_STEP,
                 Effect::Applied { spared } => spared,
             }
         } else {
-            assume_enemy_builds(&mut child);
+            assume_enemy_builds(child);
             None
         };
-        settle(&mut child);
+        settle(child);
         let value = self.value::<N>(child, depth + 1);
         match spared {
             Some(mut spared) if value > floor => {
                 settle(&mut spared);
-                value.min(self.value::<N>(spared, depth + 1))
+                value.min(self.value::<N>(&mut spared, depth + 1))
             }
             _ => value,
         }
@@ -492,7 +495,7 @@ mod tests {
                 Effect::Applied { spared: quiet } => spared = quiet,
             }
         } else {
-            assume_enemy_builds(&mut child);
+            assume_enemy_builds(child);
         }
         settle(&mut child);
         let value = every_line(s, &child, depth + 1, branches);
