@@ -405,13 +405,7 @@ fn evaluate<N: Neighbourhood>(
         evaluate_skill(child, &node.state, count_blocks);
         return;
     }
-    let tall = cutoff != HeightCutoff::Off
-        && node
-            .state
-            .field
-            .heights()
-            .iter()
-            .any(|&h| h >= CUTOFF_HEIGHT);
+    let tall = cutoff != HeightCutoff::Off && node.state.field.columns_at_least(CUTOFF_HEIGHT) > 0;
     let best = next_pack.and_then(|pack| lookahead::<N>(&node.state, pack, tall, reference));
     let Some(best) = best else {
         child.chain = 0;

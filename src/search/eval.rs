@@ -266,14 +266,7 @@ fn height_limit(line: &Line, ctx: &EvalContext) -> f64 {
     if line.me.gauge >= SKILL_COST {
         return 0.0;
     }
-    let tall = line
-        .me
-        .field
-        .heights()
-        .iter()
-        .filter(|&&h| h >= DEATH_HEIGHT)
-        .count();
-    tall as f64 * ctx.height_limit
+    f64::from(line.me.field.columns_at_least(DEATH_HEIGHT)) * ctx.height_limit
 }
 
 /// Term (l): chains of 4 to 10 fired while the enemy has nothing to fear are wasted material.

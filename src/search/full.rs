@@ -495,7 +495,7 @@ mod tests {
                 Effect::Applied { spared: quiet } => spared = quiet,
             }
         } else {
-            assume_enemy_builds(child);
+            assume_enemy_builds(&mut child);
         }
         settle(&mut child);
         let value = every_line(s, &child, depth + 1, branches);

@@ -62,14 +62,23 @@ pub struct MoveResult {
     pub dead: bool,
 }
 
+/// The top bit of each byte of `heights` (packed as in [`Field`]) whose column holds
+/// `height` or more blocks. Read word by word, as the heights are written: a wider read of
+/// bytes just written waits for the writes to reach the cache.
+#[inline]
+fn columns_at_least(heights: [u64; 2], height: u8) -> [u64; 2] {
+    // Adding 128 - height to every byte sets its top bit exactly when it is `height` or more
+    // (heights never exceed 19, so no byte carries into the next).
+    let lift = u64::from_le_bytes([128 - height; 8]);
+    const TOP: u64 = u64::from_le_bytes([0x80; 8]);
+    heights.map(|word| (word + lift) & TOP)
+}
+
 /// Whether a column of `heights` (packed as in [`Field`]) holds 17 or more blocks.
 #[inline]
 fn any_column_dead(heights: [u64; 2]) -> bool {
-    // Adding 128 - 17 to every byte sets its top bit exactly when it is 17 or more
-    // (heights never exceed 19, so no byte carries into the next).
-    const LIFT: u64 = u64::from_le_bytes([128 - DEATH_HEIGHT; 8]);
-    const TOP: u64 = u64::from_le_bytes([0x80; 8]);
-    ((heights[0] + LIFT) | (heights[1] + LIFT)) & TOP != 0
+    let [low, high] = columns_at_least(heights, DEATH_HEIGHT);
+    low | high != 0
 }
 
 /// Whether two blocks of a pack pair with each other once landed: one on the other in a
@@ -455,6 +464,14 @@ impl Field {
     #[inline]
     pub fn is_dead(&self) -> bool {
         any_column_dead(self.heights)
+    }
+
+    /// How many columns hold `height` (at most 19) or more blocks.
+    #[inline]
+    pub fn columns_at_least(&self, height: u8) -> u32 {
+        debug_assert!((1..=19).contains(&height));
+        let [low, high] = columns_at_least(self.heights, height);
+        low.count_ones() + high.count_ones()
     }
 
     /// Bit x: column x holds 17 or more blocks.
@@ -1076,6 +1093,26 @@ mod tests {
             "the next column could lower column 0"
         );
         assert!(outcome.holds_beside(0b1000));
+    }
+
+    #[test]
+    fn columns_at_least_a_height_are_counted_column_by_column() {
+        let mut rng = Rng::new(36);
+        let mut tall = 0;
+        for _ in 0..400 {
+            let mut field = random_field(&mut rng);
+            // Ojama rows until a column may pass the death height (19 at most).
+            while field.heights().iter().all(|&h| h < 17) && rng.chance(3, 4) {
+                field.drop_ojama_row();
+            }
+            let heights = field.heights();
+            for height in 1..=19 {
+                let expected = heights.iter().filter(|&&h| h >= height).count() as u32;
+                assert_eq!(field.columns_at_least(height), expected, "{heights:?} {height}");
+            }
+            tall += u32::from(field.columns_at_least(DEATH_HEIGHT) > 0);
+        }
+        assert!(tall > 20, "{tall} fields with a dead column");
     }
 
     #[test]
