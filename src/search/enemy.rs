@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use ysai_tables::skill_ojama;
 
 use super::eval::{skill_worth_trying, MAX_DEPTH};
-use super::key::WordHasher;
+use super::key::{FieldHash, WordHasher};
 use super::timeman::Deadline;
 use super::tt::TranspositionTable;
 use crate::sim::game::{gauge_damage, offset_ojama, OJAMA_ROW};
@@ -267,15 +267,18 @@ impl EnemyLine {
         }
     }
 
-    fn key(&self) -> u64 {
+    /// The line's key at the start of its turn, before its rows fall (they follow from what is
+    /// hashed), with `own_ojama` as its stock: the line in which my attack drops a row differs
+    /// from the natural one only there, and shares the field's hash.
+    fn key(&self, field: FieldHash, own_ojama: i64) -> u64 {
         WordHasher::default()
             .word(self.turn as u64 | (self.skill_index as u64) << 16 | u64::from(self.bits) << 24)
-            .word(self.me.ojama as u64)
+            .word(own_ojama as u64)
             .word(self.their_ojama as u64)
             .word(self.me.gauge as u64 | (self.their_gauge as u64) << 32)
             .word(self.sent as u64)
             .word(self.gauge_damage as u64 | (self.skill_ojama as u64) << 32)
-            .field(&self.me.field)
+            .field_hash(field)
             .finish()
     }
 
@@ -422,6 +425,7 @@ impl Search<'_> {
         mut line: EnemyLine,
         depth: usize,
         parent: Option<ParentRef<'_>>,
+        key: Option<u64>,
     ) {
         table.nodes += 1;
         line.record(table.get_mut(line.skill_index, line.bits, depth));
@@ -435,14 +439,11 @@ impl Search<'_> {
         let used = line.skill_index != NEVER;
         let e = table.expanded_index(used, line.bits, depth + 1);
         table.expanded[e] = true;
-        if depth > 0 {
-            if let Some(tt) = self.tt {
-                let key = line.key();
-                if tt.probe(key).is_some() {
-                    return;
-                }
-                tt.store(key, 1);
+        if let (Some(tt), Some(key)) = (self.tt, key) {
+            if tt.probe(key).is_some() {
+                return;
             }
+            tt.store(key, 1);
         }
         if self.children_end_search(&line, depth) {
             let beside = parent.map(|p| p.beside(&line.me.field));
@@ -521,14 +522,27 @@ impl Search<'_> {
             drops,
             field: &line.me.field,
         });
-        self.visit::<N>(table, child, depth + 1, parent);
+        let last_ply = self.is_last_ply(&child, depth + 1);
         // At the last ply the attacked line would record exactly what the natural one did:
         // a row falls only at the start of the next move, which is not searched. Its row
         // changes every column, so it reads nothing of its parent's drops.
-        if child.me.ojama < OJAMA_ROW && !self.is_last_ply(&child, depth + 1) {
+        let attacked = child.me.ojama < OJAMA_ROW && !last_ply;
+        let keys = self.tt.filter(|_| !last_ply).map(|tt| {
+            let field = FieldHash::of(&child.me.field);
+            let natural = child.key(field, child.me.ojama);
+            let attacked = attacked.then(|| child.key(field, OJAMA_ROW));
+            // Both table slots are fetched while the natural line is searched.
+            tt.prefetch(natural);
+            if let Some(key) = attacked {
+                tt.prefetch(key);
+            }
+            (natural, attacked)
+        });
+        self.visit::<N>(table, child, depth + 1, parent, keys.map(|k| k.0));
+        if attacked {
             let mut attacked = child;
             attacked.me.ojama = OJAMA_ROW;
-            self.visit::<N>(table, attacked, depth + 1, None);
+            self.visit::<N>(table, attacked, depth + 1, None, keys.and_then(|k| k.1));
         }
     }
 }

@@ -29,6 +29,23 @@ fn step(hash: u64, value: u64) -> u64 {
     (hash ^ value ^ (value >> 32)).wrapping_mul(FNV_PRIME)
 }
 
+/// The lanes [`WordHasher::field`] hashes a field into.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldHash([u64; 4]);
+
+impl FieldHash {
+    #[inline]
+    pub fn of(field: &Field) -> Self {
+        let mut lanes = [FNV_BASIS; 4];
+        for board in field.defining_boards() {
+            for (lane, word) in lanes.iter_mut().zip(board.words()) {
+                *lane = step(*lane, word);
+            }
+        }
+        FieldHash(lanes)
+    }
+}
+
 impl WordHasher {
     #[inline]
     pub fn word(mut self, value: u64) -> Self {
@@ -40,13 +57,13 @@ impl WordHasher {
     /// each board into lane `k`, then the four lanes.
     #[inline]
     pub fn field(self, field: &Field) -> Self {
-        let mut lanes = [FNV_BASIS; 4];
-        for board in field.defining_boards() {
-            for (lane, word) in lanes.iter_mut().zip(board.words()) {
-                *lane = step(*lane, word);
-            }
-        }
-        lanes.into_iter().fold(self, WordHasher::word)
+        self.field_hash(FieldHash::of(field))
+    }
+
+    /// [`WordHasher::field`] from the field's lanes, hashed once for keys that share it.
+    #[inline]
+    pub fn field_hash(self, field: FieldHash) -> Self {
+        field.0.into_iter().fold(self, WordHasher::word)
     }
 
     #[inline]

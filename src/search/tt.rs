@@ -87,6 +87,21 @@ impl TranspositionTable {
         self.cluster(key).iter().find_map(|slot| slot.read(key))
     }
 
+    /// Starts loading the slots of `key` into the cache, for a probe that follows after
+    /// other work.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let slot = &self.cluster(Self::usable(key))[0];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch only hints the cache; the address is a valid slot.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>((slot as *const Slot).cast::<i8>());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
+    }
+
     /// Stores `data` for `key`: over the key's own slot, else in an empty one, else over a
     /// slot chosen by the key's high bits (spreading replacements over the cluster).
     #[inline]

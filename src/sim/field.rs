@@ -1108,7 +1108,11 @@ mod tests {
             let heights = field.heights();
             for height in 1..=19 {
                 let expected = heights.iter().filter(|&&h| h >= height).count() as u32;
-                assert_eq!(field.columns_at_least(height), expected, "{heights:?} {height}");
+                assert_eq!(
+                    field.columns_at_least(height),
+                    expected,
+                    "{heights:?} {height}"
+                );
             }
             tall += u32::from(field.columns_at_least(DEATH_HEIGHT) > 0);
         }
