@@ -418,7 +418,8 @@ impl Search<'_> {
     }
 
     /// Records `line` at `depth`, then searches its moves. `parent` is what the line's parent
-    /// noted of the last ply's drops, when the line's own moves are on it.
+    /// noted of the last ply's drops, when the line's own moves are on it; `key` is the
+    /// line's transposition-table key, when the search keeps one.
     fn visit<N: Neighbourhood>(
         &self,
         table: &mut StatusTable,
