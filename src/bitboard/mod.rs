@@ -75,6 +75,17 @@ pub const GRID: BitBoard = {
     board
 };
 
+/// The bottom row of the grid.
+pub const FLOOR: BitBoard = {
+    let mut board = BitBoard::ZERO;
+    let mut x = 0;
+    while x < WIDTH {
+        board = board.with_column_const(x, 1);
+        x += 1;
+    }
+    board
+};
+
 /// `COLUMNS[x]`: the cells of column x.
 static COLUMNS: [BitBoard; WIDTH] = {
     let mut columns = [BitBoard::ZERO; WIDTH];

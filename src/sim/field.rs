@@ -7,7 +7,7 @@ use super::pack::PreparedPack;
 use super::Action;
 #[cfg(ysai_avx512)]
 use crate::bitboard::LaneBoard;
-use crate::bitboard::{compress_column, BitBoard, COLUMN_MASK, HEIGHT, WIDTH};
+use crate::bitboard::{compress_column, BitBoard, COLUMN_MASK, FLOOR, GRID, HEIGHT, WIDTH};
 use std::fmt;
 use ysai_tables::{cell_neighbours, chain_ojama, chain_score, skill_ojama, skill_score};
 
@@ -549,10 +549,18 @@ impl Field {
         true
     }
 
-    /// The turn-start ojama row: one ojama on top of every column.
+    /// The turn-start ojama row: one ojama on top of every column that has room, all
+    /// columns at once.
     pub fn drop_ojama_row(&mut self) {
-        for x in 0..WIDTH {
-            self.push(x, OJAMA_VALUE);
+        let blocks = self.boards[ANY];
+        let row = (blocks.shifted(0, 1) | FLOOR).and_not(blocks) & GRID;
+        self.boards[OJAMA] |= row;
+        self.boards[ANY] |= row;
+        // One more block in every column below the grid's top (bytes 0-7 and 0-1).
+        const ONES: [u64; 2] = [u64::from_le_bytes([1; 8]), 0x0101];
+        let full = columns_at_least(self.heights, HEIGHT as u8);
+        for ((height, ones), full) in self.heights.iter_mut().zip(ONES).zip(full) {
+            *height += ones & !(full >> 7);
         }
     }
 
@@ -1093,6 +1101,26 @@ mod tests {
             "the next column could lower column 0"
         );
         assert!(outcome.holds_beside(0b1000));
+    }
+
+    #[test]
+    fn an_ojama_row_is_one_ojama_pushed_on_each_column_with_room() {
+        let mut rng = Rng::new(37);
+        let mut full_columns = 0;
+        for _ in 0..200 {
+            let mut field = random_field(&mut rng);
+            // Rows until the grid's top (19): the last ones find full columns.
+            for _ in 0..rng.below(20) {
+                let mut pushed = field;
+                for x in 0..WIDTH {
+                    pushed.push(x, OJAMA_VALUE);
+                }
+                full_columns += field.columns_at_least(HEIGHT as u8);
+                field.drop_ojama_row();
+                assert_eq!(field, pushed, "{:?}", pushed.heights());
+            }
+        }
+        assert!(full_columns > 100, "{full_columns} full columns met");
     }
 
     #[test]
