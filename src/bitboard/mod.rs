@@ -64,27 +64,22 @@ impl std::hash::Hash for BitBoard {
     }
 }
 
-/// Every cell of the 10 x 19 grid.
-pub const GRID: BitBoard = {
+/// The board with `column` (bit y = row y) in every column.
+const fn in_every_column(column: u32) -> BitBoard {
     let mut board = BitBoard::ZERO;
     let mut x = 0;
     while x < WIDTH {
-        board = board.with_column_const(x, COLUMN_MASK);
+        board = board.with_column_const(x, column);
         x += 1;
     }
     board
-};
+}
+
+/// Every cell of the 10 x 19 grid.
+pub const GRID: BitBoard = in_every_column(COLUMN_MASK);
 
 /// The bottom row of the grid.
-pub const FLOOR: BitBoard = {
-    let mut board = BitBoard::ZERO;
-    let mut x = 0;
-    while x < WIDTH {
-        board = board.with_column_const(x, 1);
-        x += 1;
-    }
-    board
-};
+pub const FLOOR: BitBoard = in_every_column(1);
 
 /// `COLUMNS[x]`: the cells of column x.
 static COLUMNS: [BitBoard; WIDTH] = {

@@ -476,9 +476,10 @@ impl Field {
 
     /// Bit x: column x holds 17 or more blocks.
     fn dead_columns(&self) -> u16 {
-        let heights = self.heights();
+        let dead = columns_at_least(self.heights, DEATH_HEIGHT);
         (0..WIDTH).fold(0, |mask, x| {
-            mask | u16::from(heights[x] >= DEATH_HEIGHT) << x
+            let top_bit = dead[x / 8] >> (8 * (x % 8) + 7) & 1;
+            mask | (top_bit as u16) << x
         })
     }
 
@@ -1142,6 +1143,10 @@ mod tests {
                     "{heights:?} {height}"
                 );
             }
+            let dead = (0..WIDTH).fold(0, |mask, x| {
+                mask | u16::from(heights[x] >= DEATH_HEIGHT) << x
+            });
+            assert_eq!(field.dead_columns(), dead, "{heights:?}");
             tall += u32::from(field.columns_at_least(DEATH_HEIGHT) > 0);
         }
         assert!(tall > 20, "{tall} fields with a dead column");
