@@ -396,6 +396,11 @@ pub struct RuleFlags {
     #[arg(help_heading = heading::YSAI_TURN,
           help = "Do not out-build an opponent waiting on a high trigger (ablation)")]
     pub no_outbuild: bool,
+    /// `--no-refine`: ysai does not search again for a better plan while its plan replays.
+    #[arg(long = "no-refine")]
+    #[arg(help_heading = heading::YSAI_TURN,
+          help = "Do not search for a better plan while the plan replays (ablation; ysai's turn only)")]
+    pub no_refine: bool,
 }
 
 /// What only the rush player reads.
@@ -708,6 +713,7 @@ impl Params {
             no_counter_plan: false,
             no_hold_fire: false,
             no_outbuild: false,
+            no_refine: false,
         },
         rush: RushFlags {
             rush_late_game: false,

@@ -36,6 +36,9 @@ use rules::{high_trigger, Threats};
 /// Plan searches: moves searched at most and their time at the qualifier's clock (scaled).
 /// The opening's are `-bd` and `-ftl`, a replan's depth `-nbd`.
 const REPLAN_MS: u64 = 15_000;
+/// A plan still replaying is searched again for a better one in this time (scaled): the clock
+/// the plans leave would otherwise go unused.
+const REFINE_MS: u64 = 2_500;
 const COUNTER: (usize, u64) = (10, 15_000);
 const ANSWER: (usize, u64) = (7, 5_000);
 const EXTEND: (usize, u64) = (8, 13_000);
@@ -61,6 +64,8 @@ pub enum Why {
     Replan,
     Counter,
     HoldFire,
+    /// A better plan than the one replaying, found by searching again.
+    Refine,
     Outbuild,
     /// No plan: the move that sends the most now.
     Greedy,
@@ -89,6 +94,7 @@ enum Search {
     /// The opponent's answer to my fire.
     Answer,
     Extend,
+    Refine,
     Outbuild,
 }
 
@@ -100,6 +106,7 @@ impl Search {
             Search::Counter => "counter",
             Search::Answer => "answer",
             Search::Extend => "extend",
+            Search::Refine => "refine",
             Search::Outbuild => "outbuild",
         }
     }
@@ -221,9 +228,13 @@ impl<N: Neighbourhood> Ysai<N> {
         {
             self.replan(turn);
             why = Why::Replan;
-        } else if let Some(plan) = self.plan.clone().filter(|p| p.moves.len() == 1) {
-            if self.hold_fire(turn, &plan) {
-                why = Why::HoldFire;
+        } else if let Some(plan) = self.plan.clone() {
+            if plan.moves.len() == 1 {
+                if self.hold_fire(turn, &plan) {
+                    why = Why::HoldFire;
+                }
+            } else if self.refine(turn, &plan) {
+                why = Why::Refine;
             }
         }
         let chains = self.plan.as_ref().map(|p| p.chains);
@@ -294,7 +305,9 @@ impl<N: Neighbourhood> Ysai<N> {
     }
 
     fn adopt(&mut self, fires: &Fires, target_ojama: i64) -> bool {
-        self.plan = fires.choose(target_ojama).map(Plan::of);
+        self.plan = fires
+            .choose(target_ojama)
+            .map(|fire| Plan::of(fire, target_ojama));
         self.plan.is_some()
     }
 
@@ -354,6 +367,25 @@ impl<N: Neighbourhood> Ysai<N> {
         }
         let fires = self.my_plan_search(turn, Search::Extend, EXTEND, i64::MAX, 0);
         self.adopt(&fires, i64::MAX)
+    }
+
+    /// The plan replays and fires later than this turn: search again, no deeper than it, and
+    /// take what is found if it serves the plan's target better. Only above the reserve.
+    fn refine(&mut self, turn: &mut Turn<'_, '_>, plan: &Plan) -> bool {
+        if self.params.rules.no_refine || !turn.budget.above_reserve() {
+            return false;
+        }
+        let shape = (plan.moves.len(), REFINE_MS);
+        let fires = self.my_plan_search(turn, Search::Refine, shape, plan.target, 0);
+        let better = fires
+            .choose(plan.target)
+            .map(|fire| Plan::of(fire, plan.target))
+            .filter(|found| found.beats(plan));
+        let refined = better.is_some();
+        if refined {
+            self.plan = better;
+        }
+        refined
     }
 
     /// An opponent keeping a high trigger is waiting to counter: out-build it.
@@ -443,4 +475,60 @@ pub fn turn_line(
         threats.latest()
     );
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::RuleFlags;
+    use crate::sim::{Field, Pack, PlayerState, PreparedPack, Shift};
+    use ysai_tables::chain_ojama;
+
+    #[test]
+    fn a_replaying_plan_gives_way_to_a_sooner_fire_only_with_refine_on() {
+        // A 3 dropped in column 1 fires a 3-chain: the held plan puts the first 3 aside.
+        let me = PlayerState {
+            field: Field::from_picture(&["..95", "..72", "..51"]).unwrap(),
+            ..PlayerState::default()
+        };
+        let pack = Pack {
+            cells: [[0, 0], [3, 0]],
+        };
+        let packs = vec![PreparedPack::new(pack); 20];
+        let aside = Action::Drop { x: 8, rot: 0 };
+        let held = Plan {
+            moves: vec![aside, Action::Drop { x: 1, rot: 0 }],
+            chains: 3,
+            ojama: chain_ojama(3),
+            target: chain_ojama(3),
+        };
+        assert!(held.replays::<Shift>(&me, &packs));
+        let view = Position {
+            turn: 3,
+            packs: &packs,
+            me: &me,
+            opponent: &PlayerState::default(),
+            time_left_ms: 180_000,
+        };
+        for refine in [true, false] {
+            let params = Params {
+                rules: RuleFlags {
+                    no_refine: !refine,
+                    ..Params::DEFAULT.rules
+                },
+                ..Params::default()
+            };
+            let mut ysai = Ysai::<Shift>::new(&params);
+            ysai.plan = Some(held.clone());
+            let report = ysai.turn(&view);
+            if refine {
+                assert_eq!(report.why, Why::Refine);
+                let mut after = me;
+                let fired = after.act::<Shift>(&packs[0], report.action);
+                assert_eq!(fired.chains, 3, "{}: fires now", report.action);
+            } else {
+                assert_eq!((report.why, report.action), (Why::Plan, aside));
+            }
+        }
+    }
 }

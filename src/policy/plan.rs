@@ -6,21 +6,39 @@ use crate::search::beam::BeamFire;
 use crate::search::plan::replay;
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
 
-/// The moves left and what the last one is expected to fire.
+/// The moves left, what the last one is expected to fire, and the ojama the plan was chosen
+/// to send.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub moves: Vec<Action>,
     pub chains: u32,
     pub ojama: i64,
+    pub target: i64,
 }
 
 impl Plan {
-    pub fn of(fire: &BeamFire) -> Self {
+    /// The plan that plays `fire`, chosen to send `target` ojama.
+    pub fn of(fire: &BeamFire, target: i64) -> Self {
         Plan {
             moves: fire.path.clone(),
             chains: fire.chains,
             ojama: fire.ojama,
+            target,
         }
+    }
+
+    /// Whether this plan serves `other`'s target better: it reaches the target where `other`
+    /// does not, or sooner; short of it, it sends more, or as much sooner.
+    pub fn beats(&self, other: &Plan) -> bool {
+        let standing = |plan: &Plan| {
+            let moves = -(plan.moves.len() as i64);
+            if plan.ojama >= other.target {
+                (true, moves, plan.ojama)
+            } else {
+                (false, plan.ojama, moves)
+            }
+        };
+        standing(self) > standing(other)
     }
 
     /// Whether the rest of the plan, played from `me` (ojama rows falling from its stock),
@@ -131,6 +149,27 @@ mod tests {
     }
 
     #[test]
+    fn a_plan_beats_another_by_reaching_its_target_sooner_else_by_sending_more() {
+        let target = chain_ojama(13);
+        let plan = |moves: usize, chains: u32| Plan::of(&fire(moves, chains), target);
+        let held = plan(6, 13);
+        assert!(plan(5, 13).beats(&held), "sooner");
+        assert!(plan(6, 14).beats(&held), "as soon, more");
+        assert!(!plan(7, 15).beats(&held), "later, however big");
+        assert!(!plan(6, 13).beats(&held), "no better");
+        assert!(!plan(3, 12).beats(&held), "short of the target");
+        let short = plan(6, 11);
+        assert!(plan(8, 13).beats(&short), "reaches the target");
+        assert!(plan(7, 12).beats(&short), "short of it, sends more");
+        assert!(plan(5, 11).beats(&short), "as much, sooner");
+        assert!(!plan(4, 10).beats(&short));
+        // The target is the held plan's: a counter plan aiming higher is not beaten by a
+        // sooner 13-chain.
+        let counter = Plan::of(&fire(6, 15), chain_ojama(15));
+        assert!(!plan(4, 13).beats(&counter));
+    }
+
+    #[test]
     fn merging_keeps_the_bigger_fire_of_each_depth() {
         let mut fires = Fires::default();
         fires.merge(&[Some(fire(1, 3)), Some(fire(2, 9))]);
@@ -150,6 +189,7 @@ mod tests {
             moves: moves.clone(),
             chains: 0,
             ojama: 0,
+            target: 0,
         });
         assert_eq!(next_move::<Shift>(&mut plan, &me, &pack), Some(moves[0]));
         assert_eq!(next_move::<Shift>(&mut plan, &me, &pack), Some(moves[1]));
@@ -164,6 +204,7 @@ mod tests {
             moves: vec![Action::Drop { x: 0, rot: 0 }],
             chains: 0,
             ojama: 0,
+            target: 0,
         });
         assert_eq!(next_move::<Shift>(&mut doomed, &full, &pack), None);
         assert!(doomed.is_none());
@@ -182,11 +223,14 @@ mod tests {
             });
             3
         ];
-        let plan = Plan::of(&BeamFire {
-            path: vec![Action::Drop { x: 0, rot: 0 }],
-            chains: 1,
-            ojama: chain_ojama(1),
-        });
+        let plan = Plan::of(
+            &BeamFire {
+                path: vec![Action::Drop { x: 0, rot: 0 }],
+                chains: 1,
+                ojama: chain_ojama(1),
+            },
+            chain_ojama(1),
+        );
         assert!(plan.replays::<Shift>(&me, &packs));
         let buried = PlayerState { ojama: 10, ..me };
         assert!(
