@@ -370,17 +370,16 @@ impl<N: Neighbourhood> Ysai<N> {
     }
 
     /// The plan replays and fires later than this turn: search again, no deeper than it, and
-    /// take what is found if it serves the plan's target better. Only above the reserve.
+    /// take a fire that sends as much sooner or more as soon. Only above the reserve.
     fn refine(&mut self, turn: &mut Turn<'_, '_>, plan: &Plan) -> bool {
         if self.params.rules.no_refine || !turn.budget.above_reserve() {
             return false;
         }
         let shape = (plan.moves.len(), REFINE_MS);
-        let fires = self.my_plan_search(turn, Search::Refine, shape, plan.target, 0);
-        let better = fires
-            .choose(plan.target)
-            .map(|fire| Plan::of(fire, plan.target))
-            .filter(|found| found.beats(plan));
+        // Only a fire at least as big as the plan's can beat it: each beam stops where one is.
+        let least = plan.ojama.max(plan.target);
+        let fires = self.my_plan_search(turn, Search::Refine, shape, least, 0);
+        let better = fires.beating(plan).map(|fire| Plan::of(fire, plan.target));
         let refined = better.is_some();
         if refined {
             self.plan = better;

@@ -27,18 +27,12 @@ impl Plan {
         }
     }
 
-    /// Whether this plan serves `other`'s target better: it reaches the target where `other`
-    /// does not, or sooner; short of it, it sends more, or as much sooner.
+    /// Whether this plan is better than `other` on both counts, sending at least as much no
+    /// later, and strictly on one. A sooner but smaller fire is no better: the opponent's
+    /// answer a turn later can be the bigger one.
     pub fn beats(&self, other: &Plan) -> bool {
-        let standing = |plan: &Plan| {
-            let moves = -(plan.moves.len() as i64);
-            if plan.ojama >= other.target {
-                (true, moves, plan.ojama)
-            } else {
-                (false, plan.ojama, moves)
-            }
-        };
-        standing(self) > standing(other)
+        let (moves, others) = (self.moves.len(), other.moves.len());
+        self.ojama >= other.ojama && moves <= others && (self.ojama > other.ojama || moves < others)
     }
 
     /// Whether the rest of the plan, played from `me` (ojama rows falling from its stock),
@@ -102,6 +96,20 @@ impl Fires {
         })
     }
 
+    /// Among the fires that beat `plan` (see [`Plan::beats`]), the one chosen for its target.
+    pub fn beating(&self, plan: &Plan) -> Option<&BeamFire> {
+        let fires = self.by_depth.iter().map(|fire| {
+            fire.as_ref()
+                .filter(|f| Plan::of(f, plan.target).beats(plan))
+                .cloned()
+        });
+        let better = Fires {
+            by_depth: fires.collect(),
+        };
+        let depth = better.choose(plan.target)?.path.len() - 1;
+        self.by_depth[depth].as_ref()
+    }
+
     /// The moves made before the earliest fire of at least `ojama`.
     pub fn earliest(&self, ojama: i64) -> Option<usize> {
         self.by_depth
@@ -149,24 +157,36 @@ mod tests {
     }
 
     #[test]
-    fn a_plan_beats_another_by_reaching_its_target_sooner_else_by_sending_more() {
+    fn a_plan_beats_another_only_by_sending_as_much_sooner_or_more_as_soon() {
         let target = chain_ojama(13);
         let plan = |moves: usize, chains: u32| Plan::of(&fire(moves, chains), target);
         let held = plan(6, 13);
         assert!(plan(5, 13).beats(&held), "sooner");
         assert!(plan(6, 14).beats(&held), "as soon, more");
+        assert!(plan(4, 15).beats(&held), "sooner and more");
+        assert!(!plan(6, 13).beats(&held), "the same");
         assert!(!plan(7, 15).beats(&held), "later, however big");
-        assert!(!plan(6, 13).beats(&held), "no better");
-        assert!(!plan(3, 12).beats(&held), "short of the target");
-        let short = plan(6, 11);
-        assert!(plan(8, 13).beats(&short), "reaches the target");
-        assert!(plan(7, 12).beats(&short), "short of it, sends more");
-        assert!(plan(5, 11).beats(&short), "as much, sooner");
-        assert!(!plan(4, 10).beats(&short));
-        // The target is the held plan's: a counter plan aiming higher is not beaten by a
-        // sooner 13-chain.
-        let counter = Plan::of(&fire(6, 15), chain_ojama(15));
-        assert!(!plan(4, 13).beats(&counter));
+        assert!(!plan(3, 12).beats(&held), "sooner, smaller");
+        let big = plan(7, 18);
+        assert!(!plan(6, 13).beats(&big), "a turn sooner, much smaller");
+    }
+
+    #[test]
+    fn the_fires_that_beat_a_plan_are_chosen_from_by_its_target() {
+        let target = chain_ojama(13);
+        let held = Plan::of(&fire(6, 13), target);
+        let mut fires = Fires::default();
+        fires.merge(&[Some(fire(1, 5)), Some(fire(2, 13)), Some(fire(3, 14))]);
+        let better = fires.beating(&held).map(|f| (f.path.len(), f.chains));
+        assert_eq!(
+            better,
+            Some((2, 13)),
+            "the earliest that reaches the target"
+        );
+        let big = Plan::of(&fire(6, 14), target);
+        let better = fires.beating(&big).map(|f| (f.path.len(), f.chains));
+        assert_eq!(better, Some((3, 14)), "only the 14-chain is no smaller");
+        assert!(fires.beating(&Plan::of(&fire(6, 15), target)).is_none());
     }
 
     #[test]
