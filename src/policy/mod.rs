@@ -39,6 +39,9 @@ const REPLAN_MS: u64 = 15_000;
 /// A plan still replaying is searched again for a better one in this time (scaled): the clock
 /// the plans leave would otherwise go unused.
 const REFINE_MS: u64 = 2_500;
+/// Plans are refined only while this much of the game's clock is left (scaled): below it, the
+/// clock goes to the plans that replace broken ones, which a long game needs more.
+const REFINE_ABOVE_MS: u64 = 90_000;
 const COUNTER: (usize, u64) = (10, 15_000);
 const ANSWER: (usize, u64) = (7, 5_000);
 const EXTEND: (usize, u64) = (8, 13_000);
@@ -370,9 +373,11 @@ impl<N: Neighbourhood> Ysai<N> {
     }
 
     /// The plan replays and fires later than this turn: search again, no deeper than it, and
-    /// take a fire that sends as much sooner or more as soon. Only above the reserve.
+    /// take a fire that sends as much sooner or more as soon. Not in the opening, whose plans
+    /// come from its own wider beams, and only while the clock is at least half full.
     fn refine(&mut self, turn: &mut Turn<'_, '_>, plan: &Plan) -> bool {
-        if self.params.rules.no_refine || !turn.budget.above_reserve() {
+        let opening = turn.view.turn <= OPENING_TURNS;
+        if self.params.rules.no_refine || opening || !turn.budget.left_at_least(REFINE_ABOVE_MS) {
             return false;
         }
         let shape = (plan.moves.len(), REFINE_MS);
@@ -479,12 +484,12 @@ pub fn turn_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::RuleFlags;
+    use crate::params::{GuardFlags, RuleFlags};
     use crate::sim::{Field, Pack, PlayerState, PreparedPack, Shift};
     use ysai_tables::chain_ojama;
 
     #[test]
-    fn a_replaying_plan_gives_way_to_a_sooner_fire_only_with_refine_on() {
+    fn a_replaying_plan_gives_way_to_a_sooner_fire_past_the_opening_with_the_clock_half_full() {
         // A 3 dropped in column 1 fires a 3-chain: the held plan puts the first 3 aside.
         let me = PlayerState {
             field: Field::from_picture(&["..95", "..72", "..51"]).unwrap(),
@@ -502,31 +507,40 @@ mod tests {
             target: chain_ojama(3),
         };
         assert!(held.replays::<Shift>(&me, &packs));
-        let view = Position {
-            turn: 3,
-            packs: &packs,
-            me: &me,
-            opponent: &PlayerState::default(),
-            time_left_ms: 180_000,
-        };
-        for refine in [true, false] {
+        // (turn, clock left, refine on) and whether the plan gives way.
+        let cases = [
+            (OPENING_TURNS + 1, 180_000, true, true),
+            (OPENING_TURNS + 1, 180_000, false, false),
+            (OPENING_TURNS, 180_000, true, false),
+            (OPENING_TURNS + 1, 80_000, true, false),
+        ];
+        for (turn, time_left_ms, refine, gives_way) in cases {
+            let view = Position {
+                turn,
+                packs: &packs,
+                me: &me,
+                opponent: &PlayerState::default(),
+                time_left_ms,
+            };
             let params = Params {
                 rules: RuleFlags {
                     no_refine: !refine,
                     ..Params::DEFAULT.rules
                 },
+                guard: GuardFlags { guard_ms: 0 },
                 ..Params::default()
             };
             let mut ysai = Ysai::<Shift>::new(&params);
             ysai.plan = Some(held.clone());
             let report = ysai.turn(&view);
-            if refine {
-                assert_eq!(report.why, Why::Refine);
+            let case = format!("turn {turn}, {time_left_ms} ms left, refine {refine}");
+            if gives_way {
+                assert_eq!(report.why, Why::Refine, "{case}");
                 let mut after = me;
                 let fired = after.act::<Shift>(&packs[0], report.action);
-                assert_eq!(fired.chains, 3, "{}: fires now", report.action);
+                assert_eq!(fired.chains, 3, "{case}: {} fires now", report.action);
             } else {
-                assert_eq!((report.why, report.action), (Why::Plan, aside));
+                assert_eq!((report.why, report.action), (Why::Plan, aside), "{case}");
             }
         }
     }
