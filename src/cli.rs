@@ -279,7 +279,7 @@ const NEW_FLAGS: &[&str] = &[
     "no-counter-plan",
     "no-hold-fire",
     "no-outbuild",
-    "no-refine",
+    "refine-plan",
     "style",
     "nbtmax",
     "turn-ms",
@@ -856,19 +856,19 @@ mod tests {
     fn search_time_and_ablation_flags() {
         assert_eq!(params("--guard-ms 500").guard.guard_ms, 500);
         assert_eq!(Params::default().guard.guard_ms, 1_000);
-        let ablated = params("--no-counter-plan --no-hold-fire --no-outbuild --no-refine");
+        let ablated = params("--no-counter-plan --no-hold-fire --no-outbuild --refine-plan");
         assert!(
             ablated.rules.no_counter_plan
                 && ablated.rules.no_hold_fire
                 && ablated.rules.no_outbuild
-                && ablated.rules.no_refine
+                && ablated.rules.refine_plan
         );
         let d = Params::default();
         assert!(
             !d.rules.no_counter_plan
                 && !d.rules.no_hold_fire
                 && !d.rules.no_outbuild
-                && !d.rules.no_refine
+                && !d.rules.refine_plan
         );
     }
 

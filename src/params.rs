@@ -396,11 +396,12 @@ pub struct RuleFlags {
     #[arg(help_heading = heading::YSAI_TURN,
           help = "Do not out-build an opponent waiting on a high trigger (ablation)")]
     pub no_outbuild: bool,
-    /// `--no-refine`: ysai does not search again for a better plan while its plan replays.
-    #[arg(long = "no-refine")]
+    /// `--refine-plan`: ysai searches again for a better plan while its plan replays (off until a
+    /// match shows it stronger).
+    #[arg(long = "refine-plan")]
     #[arg(help_heading = heading::YSAI_TURN,
-          help = "Do not search for a better plan while the plan replays (ablation; ysai's turn only)")]
-    pub no_refine: bool,
+          help = "Search again for a better plan while the plan replays, past the opening, while half the clock is left (ysai's turn only; under test)")]
+    pub refine_plan: bool,
 }
 
 /// What only the rush player reads.
@@ -713,7 +714,7 @@ impl Params {
             no_counter_plan: false,
             no_hold_fire: false,
             no_outbuild: false,
-            no_refine: false,
+            refine_plan: false,
         },
         rush: RushFlags {
             rush_late_game: false,

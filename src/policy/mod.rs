@@ -377,7 +377,8 @@ impl<N: Neighbourhood> Ysai<N> {
     /// come from its own wider beams, and only while the clock is at least half full.
     fn refine(&mut self, turn: &mut Turn<'_, '_>, plan: &Plan) -> bool {
         let opening = turn.view.turn <= OPENING_TURNS;
-        if self.params.rules.no_refine || opening || !turn.budget.left_at_least(REFINE_ABOVE_MS) {
+        if !self.params.rules.refine_plan || opening || !turn.budget.left_at_least(REFINE_ABOVE_MS)
+        {
             return false;
         }
         let shape = (plan.moves.len(), REFINE_MS);
@@ -524,7 +525,7 @@ mod tests {
             };
             let params = Params {
                 rules: RuleFlags {
-                    no_refine: !refine,
+                    refine_plan: refine,
                     ..Params::DEFAULT.rules
                 },
                 guard: GuardFlags { guard_ms: 0 },
