@@ -31,8 +31,10 @@ impl Plan {
     /// later, and strictly on one. A sooner but smaller fire is no better: the opponent's
     /// answer a turn later can be the bigger one.
     pub fn beats(&self, other: &Plan) -> bool {
-        let (moves, others) = (self.moves.len(), other.moves.len());
-        self.ojama >= other.ojama && moves <= others && (self.ojama > other.ojama || moves < others)
+        outdoes(
+            (self.ojama, self.moves.len()),
+            (other.ojama, other.moves.len()),
+        )
     }
 
     /// Whether the rest of the plan, played from `me` (ojama rows falling from its stock),
@@ -63,6 +65,26 @@ pub fn next_move<N: Neighbourhood>(
     Some(action)
 }
 
+/// Whether a fire of `(ojama, moves)` sends at least as much as `other` no later, and is
+/// better on one count.
+fn outdoes((ojama, moves): (i64, usize), (other_ojama, other_moves): (i64, usize)) -> bool {
+    ojama >= other_ojama && moves <= other_moves && (ojama > other_ojama || moves < other_moves)
+}
+
+/// Of `fires` in depth order, the earliest that sends at least `ojama`; else the one that
+/// sends the most, earliest among equals.
+fn choose_among<'f>(
+    fires: impl Iterator<Item = &'f BeamFire> + Clone,
+    ojama: i64,
+) -> Option<&'f BeamFire> {
+    fires.clone().find(|f| f.ojama >= ojama).or_else(|| {
+        fires.fold(None, |best: Option<&BeamFire>, f| match best {
+            Some(b) if b.ojama >= f.ojama => best,
+            _ => Some(f),
+        })
+    })
+}
+
 /// The best fire found at each depth, over every beam of one plan search.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fires {
@@ -87,27 +109,18 @@ impl Fires {
     /// The earliest fire that sends at least `ojama`; else the one that sends the most,
     /// earliest among equals.
     pub fn choose(&self, ojama: i64) -> Option<&BeamFire> {
-        let fires = self.by_depth.iter().flatten();
-        fires.clone().find(|f| f.ojama >= ojama).or_else(|| {
-            fires.fold(None, |best: Option<&BeamFire>, f| match best {
-                Some(b) if b.ojama >= f.ojama => best,
-                _ => Some(f),
-            })
-        })
+        choose_among(self.by_depth.iter().flatten(), ojama)
     }
 
     /// Among the fires that beat `plan` (see [`Plan::beats`]), the one chosen for its target.
     pub fn beating(&self, plan: &Plan) -> Option<&BeamFire> {
-        let fires = self.by_depth.iter().map(|fire| {
-            fire.as_ref()
-                .filter(|f| Plan::of(f, plan.target).beats(plan))
-                .cloned()
-        });
-        let better = Fires {
-            by_depth: fires.collect(),
-        };
-        let depth = better.choose(plan.target)?.path.len() - 1;
-        self.by_depth[depth].as_ref()
+        let held = (plan.ojama, plan.moves.len());
+        let better = self
+            .by_depth
+            .iter()
+            .flatten()
+            .filter(move |f| outdoes((f.ojama, f.path.len()), held));
+        choose_among(better, plan.target)
     }
 
     /// The moves made before the earliest fire of at least `ojama`.
