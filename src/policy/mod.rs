@@ -373,7 +373,7 @@ impl<N: Neighbourhood> Ysai<N> {
     }
 
     /// The plan replays and fires later than this turn: search again, no deeper than it, and
-    /// take a fire that sends as much sooner or more as soon. Not in the opening, whose plans
+    /// take a fire that sends more, no later. Not in the opening, whose plans
     /// come from its own wider beams, and only while the clock is at least half full.
     fn refine(&mut self, turn: &mut Turn<'_, '_>, plan: &Plan) -> bool {
         let opening = turn.view.turn <= OPENING_TURNS;
@@ -382,8 +382,8 @@ impl<N: Neighbourhood> Ysai<N> {
             return false;
         }
         let shape = (plan.moves.len(), REFINE_MS);
-        // Only a fire at least as big as the plan's can beat it: each beam stops where one is.
-        let least = plan.ojama.max(plan.target);
+        // Only a bigger fire can beat the plan: each beam stops where one is.
+        let least = (plan.ojama + 1).max(plan.target);
         let fires = self.my_plan_search(turn, Search::Refine, shape, least, 0);
         let better = fires.beating(plan).map(|fire| Plan::of(fire, plan.target));
         let refined = better.is_some();
@@ -490,8 +490,8 @@ mod tests {
     use ysai_tables::chain_ojama;
 
     #[test]
-    fn a_replaying_plan_gives_way_to_a_sooner_fire_past_the_opening_with_the_clock_half_full() {
-        // A 3 dropped in column 1 fires a 3-chain: the held plan puts the first 3 aside.
+    fn a_replaying_plan_gives_way_to_a_bigger_fire_past_the_opening_with_the_clock_half_full() {
+        // A 3 dropped in column 1 fires a 3-chain: the held plan puts both 3s aside.
         let me = PlayerState {
             field: Field::from_picture(&["..95", "..72", "..51"]).unwrap(),
             ..PlayerState::default()
@@ -502,9 +502,9 @@ mod tests {
         let packs = vec![PreparedPack::new(pack); 20];
         let aside = Action::Drop { x: 8, rot: 0 };
         let held = Plan {
-            moves: vec![aside, Action::Drop { x: 1, rot: 0 }],
-            chains: 3,
-            ojama: chain_ojama(3),
+            moves: vec![aside, aside],
+            chains: 0,
+            ojama: 0,
             target: chain_ojama(3),
         };
         assert!(held.replays::<Shift>(&me, &packs));

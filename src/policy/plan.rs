@@ -27,9 +27,9 @@ impl Plan {
         }
     }
 
-    /// Whether this plan is better than `other` on both counts, sending at least as much no
-    /// later, and strictly on one. A sooner but smaller fire is no better: the opponent's
-    /// answer a turn later can be the bigger one.
+    /// Whether this plan sends more than `other`, no later. A sooner fire of the same size is
+    /// no better: in matches, firing first let the opponent answer, and taking a sooner but
+    /// smaller fire lost to the answer a turn later.
     pub fn beats(&self, other: &Plan) -> bool {
         outdoes(
             (self.ojama, self.moves.len()),
@@ -65,10 +65,9 @@ pub fn next_move<N: Neighbourhood>(
     Some(action)
 }
 
-/// Whether a fire of `(ojama, moves)` sends at least as much as `other` no later, and is
-/// better on one count.
+/// Whether a fire of `(ojama, moves)` sends more than `other`, no later.
 fn outdoes((ojama, moves): (i64, usize), (other_ojama, other_moves): (i64, usize)) -> bool {
-    ojama >= other_ojama && moves <= other_moves && (ojama > other_ojama || moves < other_moves)
+    ojama > other_ojama && moves <= other_moves
 }
 
 /// Of `fires` in depth order, the earliest that sends at least `ojama`; else the one that
@@ -170,36 +169,36 @@ mod tests {
     }
 
     #[test]
-    fn a_plan_beats_another_only_by_sending_as_much_sooner_or_more_as_soon() {
+    fn a_plan_beats_another_only_by_sending_more_no_later() {
         let target = chain_ojama(13);
         let plan = |moves: usize, chains: u32| Plan::of(&fire(moves, chains), target);
         let held = plan(6, 13);
-        assert!(plan(5, 13).beats(&held), "sooner");
         assert!(plan(6, 14).beats(&held), "as soon, more");
         assert!(plan(4, 15).beats(&held), "sooner and more");
+        assert!(!plan(5, 13).beats(&held), "sooner, as much");
         assert!(!plan(6, 13).beats(&held), "the same");
         assert!(!plan(7, 15).beats(&held), "later, however big");
         assert!(!plan(3, 12).beats(&held), "sooner, smaller");
-        let big = plan(7, 18);
-        assert!(!plan(6, 13).beats(&big), "a turn sooner, much smaller");
     }
 
     #[test]
     fn the_fires_that_beat_a_plan_are_chosen_from_by_its_target() {
         let target = chain_ojama(13);
-        let held = Plan::of(&fire(6, 13), target);
         let mut fires = Fires::default();
         fires.merge(&[Some(fire(1, 5)), Some(fire(2, 13)), Some(fire(3, 14))]);
-        let better = fires.beating(&held).map(|f| (f.path.len(), f.chains));
+        let beating = |held: Plan| fires.beating(&held).map(|f| (f.path.len(), f.chains));
         assert_eq!(
-            better,
+            beating(Plan::of(&fire(6, 12), target)),
             Some((2, 13)),
             "the earliest that reaches the target"
         );
-        let big = Plan::of(&fire(6, 14), target);
-        let better = fires.beating(&big).map(|f| (f.path.len(), f.chains));
-        assert_eq!(better, Some((3, 14)), "only the 14-chain is no smaller");
-        assert!(fires.beating(&Plan::of(&fire(6, 15), target)).is_none());
+        assert_eq!(
+            beating(Plan::of(&fire(6, 13), target)),
+            Some((3, 14)),
+            "the only bigger one"
+        );
+        assert_eq!(beating(Plan::of(&fire(2, 12), target)), Some((2, 13)));
+        assert_eq!(beating(Plan::of(&fire(6, 15), target)), None);
     }
 
     #[test]
