@@ -279,7 +279,6 @@ const NEW_FLAGS: &[&str] = &[
     "no-counter-plan",
     "no-hold-fire",
     "no-outbuild",
-    "refine-plan",
     "style",
     "nbtmax",
     "turn-ms",
@@ -856,20 +855,14 @@ mod tests {
     fn search_time_and_ablation_flags() {
         assert_eq!(params("--guard-ms 500").guard.guard_ms, 500);
         assert_eq!(Params::default().guard.guard_ms, 1_000);
-        let ablated = params("--no-counter-plan --no-hold-fire --no-outbuild --refine-plan");
+        let ablated = params("--no-counter-plan --no-hold-fire --no-outbuild");
         assert!(
             ablated.rules.no_counter_plan
                 && ablated.rules.no_hold_fire
                 && ablated.rules.no_outbuild
-                && ablated.rules.refine_plan
         );
         let d = Params::default();
-        assert!(
-            !d.rules.no_counter_plan
-                && !d.rules.no_hold_fire
-                && !d.rules.no_outbuild
-                && !d.rules.refine_plan
-        );
+        assert!(!d.rules.no_counter_plan && !d.rules.no_hold_fire && !d.rules.no_outbuild);
     }
 
     #[test]
@@ -893,6 +886,7 @@ mod tests {
             "--fire 13",
             "--widen",
             "--refine",
+            "--refine-plan",
             "--spend",
             "--no-late-game",
         ] {

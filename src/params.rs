@@ -396,12 +396,6 @@ pub struct RuleFlags {
     #[arg(help_heading = heading::YSAI_TURN,
           help = "Do not out-build an opponent waiting on a high trigger (ablation)")]
     pub no_outbuild: bool,
-    /// `--refine-plan`: ysai searches again for a better plan while its plan replays (off until a
-    /// match shows it stronger).
-    #[arg(long = "refine-plan")]
-    #[arg(help_heading = heading::YSAI_TURN,
-          help = "Search again for a better plan while the plan replays, past the opening, while half the clock is left (ysai's turn only; under test)")]
-    pub refine_plan: bool,
 }
 
 /// What only the rush player reads.
@@ -714,7 +708,6 @@ impl Params {
             no_counter_plan: false,
             no_hold_fire: false,
             no_outbuild: false,
-            refine_plan: false,
         },
         rush: RushFlags {
             rush_late_game: false,

@@ -14,7 +14,7 @@ use super::Player;
 use crate::params::Params;
 use crate::policy::rules::{high_trigger, Threats};
 use crate::policy::{next_move, Plan};
-use crate::search::chokudai::{search, ChokudaiConfig, ChokudaiResult};
+use crate::search::chokudai::{search, ChokudaiConfig, Fire};
 use crate::search::timeman::{at_turn_limit, Clock, RESERVE_MS};
 use crate::sim::{Action, Neighbourhood, PlayerState, Position};
 
@@ -148,7 +148,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
         shape: (usize, u64),
         attack: i64,
         turn_end: Instant,
-    ) -> ChokudaiResult {
+    ) -> crate::search::chokudai::ChokudaiResult {
         let (horizon, flag_ms) = shape;
         let deadline = (Instant::now() + self.budget(view, flag_ms)).min(turn_end);
         let config = ChokudaiConfig {
@@ -161,13 +161,11 @@ impl<N: Neighbourhood> RushPlayer<N> {
         search::<N>(state, view.packs, &config)
     }
 
-    /// Follows the fire `result` chooses for `target` ojama, if any.
-    fn adopt(&mut self, result: &ChokudaiResult, target: i64) -> bool {
-        self.plan = result.choose(target).map(|f| Plan {
+    fn adopt(&mut self, fire: Option<&Fire>) -> bool {
+        self.plan = fire.map(|f| Plan {
             moves: f.path.clone(),
             chains: f.chains,
             ojama: f.ojama,
-            target,
         });
         self.plan.is_some()
     }
@@ -188,7 +186,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
         };
         let result = self.search(view, view.me, shape, 0, turn_end);
         let target = self.target();
-        self.adopt(&result, target);
+        self.adopt(result.choose(target));
     }
 
     /// Answers a new spike in the opponent's threat with a plan that sends 1.5 times as much.
@@ -200,7 +198,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
             return false;
         };
         let result = self.search(view, view.me, COUNTER, threat, turn_end);
-        self.adopt(&result, threat * COUNTER_SHARE / 10)
+        self.adopt(result.choose(threat * COUNTER_SHARE / 10))
     }
 
     /// The plan fires now: would the opponent, my attack in its stock, answer bigger? Then
@@ -216,7 +214,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
             return false;
         }
         let result = self.search(view, view.me, EXTEND, 0, turn_end);
-        self.adopt(&result, i64::MAX)
+        self.adopt(result.choose(i64::MAX))
     }
 
     /// An opponent keeping a high trigger is waiting to counter: out-build it.
@@ -232,7 +230,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
         }
         self.outbuilt = Some(potential);
         let result = self.search(view, view.me, OUTBUILD, 0, turn_end);
-        self.adopt(&result, i64::MAX)
+        self.adopt(result.choose(i64::MAX))
     }
 
     fn decide(&mut self, view: &Position<'_>) -> (Action, Why) {
@@ -461,7 +459,6 @@ mod tests {
             moves: vec![Action::Drop { x: 0, rot: 0 }],
             chains: 1,
             ojama: ojama_of(1),
-            target: ojama_of(1),
         };
         let params = |on: bool| Params {
             rules: RuleFlags {

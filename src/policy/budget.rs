@@ -62,12 +62,6 @@ impl Budget {
         self.clock.game_left_ms >= self.reserve_ms() as i64
     }
 
-    /// Whether at least `ms` of the game's clock is left, `ms` set for the qualifier's clock
-    /// and scaled to the turn limit.
-    pub fn left_at_least(&self, ms: u64) -> bool {
-        self.clock.game_left_ms >= at_turn_limit(ms, self.clock.turn_limit_ms) as i64
-    }
-
     fn late_share(&self, share: u64) -> Duration {
         let ms = self.clock.game_left_ms.max(0) as u64 / share;
         Duration::from_millis(ms).min(self.clock.ceiling())

@@ -36,12 +36,6 @@ use rules::{high_trigger, Threats};
 /// Plan searches: moves searched at most and their time at the qualifier's clock (scaled).
 /// The opening's are `-bd` and `-ftl`, a replan's depth `-nbd`.
 const REPLAN_MS: u64 = 15_000;
-/// A plan still replaying is searched again for a better one in this time (scaled): the clock
-/// the plans leave would otherwise go unused.
-const REFINE_MS: u64 = 2_500;
-/// Plans are refined only while this much of the game's clock is left (scaled): below it, the
-/// clock goes to the plans that replace broken ones, which a long game needs more.
-const REFINE_ABOVE_MS: u64 = 90_000;
 const COUNTER: (usize, u64) = (10, 15_000);
 const ANSWER: (usize, u64) = (7, 5_000);
 const EXTEND: (usize, u64) = (8, 13_000);
@@ -67,8 +61,6 @@ pub enum Why {
     Replan,
     Counter,
     HoldFire,
-    /// A better plan than the one replaying, found by searching again.
-    Refine,
     Outbuild,
     /// No plan: the move that sends the most now.
     Greedy,
@@ -97,7 +89,6 @@ enum Search {
     /// The opponent's answer to my fire.
     Answer,
     Extend,
-    Refine,
     Outbuild,
 }
 
@@ -109,7 +100,6 @@ impl Search {
             Search::Counter => "counter",
             Search::Answer => "answer",
             Search::Extend => "extend",
-            Search::Refine => "refine",
             Search::Outbuild => "outbuild",
         }
     }
@@ -231,13 +221,9 @@ impl<N: Neighbourhood> Ysai<N> {
         {
             self.replan(turn);
             why = Why::Replan;
-        } else if let Some(plan) = self.plan.clone() {
-            if plan.moves.len() == 1 {
-                if self.hold_fire(turn, &plan) {
-                    why = Why::HoldFire;
-                }
-            } else if self.refine(turn, &plan) {
-                why = Why::Refine;
+        } else if let Some(plan) = self.plan.clone().filter(|p| p.moves.len() == 1) {
+            if self.hold_fire(turn, &plan) {
+                why = Why::HoldFire;
             }
         }
         let chains = self.plan.as_ref().map(|p| p.chains);
@@ -308,9 +294,7 @@ impl<N: Neighbourhood> Ysai<N> {
     }
 
     fn adopt(&mut self, fires: &Fires, target_ojama: i64) -> bool {
-        self.plan = fires
-            .choose(target_ojama)
-            .map(|fire| Plan::of(fire, target_ojama));
+        self.plan = fires.choose(target_ojama).map(Plan::of);
         self.plan.is_some()
     }
 
@@ -370,27 +354,6 @@ impl<N: Neighbourhood> Ysai<N> {
         }
         let fires = self.my_plan_search(turn, Search::Extend, EXTEND, i64::MAX, 0);
         self.adopt(&fires, i64::MAX)
-    }
-
-    /// The plan replays and fires later than this turn: search again, no deeper than it, and
-    /// take a fire that sends more, no later. Not in the opening, whose plans
-    /// come from its own wider beams, and only while the clock is at least half full.
-    fn refine(&mut self, turn: &mut Turn<'_, '_>, plan: &Plan) -> bool {
-        let opening = turn.view.turn <= OPENING_TURNS;
-        if !self.params.rules.refine_plan || opening || !turn.budget.left_at_least(REFINE_ABOVE_MS)
-        {
-            return false;
-        }
-        let shape = (plan.moves.len(), REFINE_MS);
-        // Only a bigger fire can beat the plan: each beam stops where one is.
-        let least = (plan.ojama + 1).max(plan.target);
-        let fires = self.my_plan_search(turn, Search::Refine, shape, least, 0);
-        let better = fires.beating(plan).map(|fire| Plan::of(fire, plan.target));
-        let refined = better.is_some();
-        if refined {
-            self.plan = better;
-        }
-        refined
     }
 
     /// An opponent keeping a high trigger is waiting to counter: out-build it.
@@ -480,69 +443,4 @@ pub fn turn_line(
         threats.latest()
     );
     line
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::params::{GuardFlags, RuleFlags};
-    use crate::sim::{Field, Pack, PlayerState, PreparedPack, Shift};
-    use ysai_tables::chain_ojama;
-
-    #[test]
-    fn a_replaying_plan_gives_way_to_a_bigger_fire_past_the_opening_with_the_clock_half_full() {
-        // A 3 dropped in column 1 fires a 3-chain: the held plan puts both 3s aside.
-        let me = PlayerState {
-            field: Field::from_picture(&["..95", "..72", "..51"]).unwrap(),
-            ..PlayerState::default()
-        };
-        let pack = Pack {
-            cells: [[0, 0], [3, 0]],
-        };
-        let packs = vec![PreparedPack::new(pack); 20];
-        let aside = Action::Drop { x: 8, rot: 0 };
-        let held = Plan {
-            moves: vec![aside, aside],
-            chains: 0,
-            ojama: 0,
-            target: chain_ojama(3),
-        };
-        assert!(held.replays::<Shift>(&me, &packs));
-        // (turn, clock left, refine on) and whether the plan gives way.
-        let cases = [
-            (OPENING_TURNS + 1, 180_000, true, true),
-            (OPENING_TURNS + 1, 180_000, false, false),
-            (OPENING_TURNS, 180_000, true, false),
-            (OPENING_TURNS + 1, 80_000, true, false),
-        ];
-        for (turn, time_left_ms, refine, gives_way) in cases {
-            let view = Position {
-                turn,
-                packs: &packs,
-                me: &me,
-                opponent: &PlayerState::default(),
-                time_left_ms,
-            };
-            let params = Params {
-                rules: RuleFlags {
-                    refine_plan: refine,
-                    ..Params::DEFAULT.rules
-                },
-                guard: GuardFlags { guard_ms: 0 },
-                ..Params::default()
-            };
-            let mut ysai = Ysai::<Shift>::new(&params);
-            ysai.plan = Some(held.clone());
-            let report = ysai.turn(&view);
-            let case = format!("turn {turn}, {time_left_ms} ms left, refine {refine}");
-            if gives_way {
-                assert_eq!(report.why, Why::Refine, "{case}");
-                let mut after = me;
-                let fired = after.act::<Shift>(&packs[0], report.action);
-                assert_eq!(fired.chains, 3, "{case}: {} fires now", report.action);
-            } else {
-                assert_eq!((report.why, report.action), (Why::Plan, aside), "{case}");
-            }
-        }
-    }
 }

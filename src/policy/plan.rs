@@ -6,35 +6,21 @@ use crate::search::beam::BeamFire;
 use crate::search::plan::replay;
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
 
-/// The moves left, what the last one is expected to fire, and the ojama the plan was chosen
-/// to send.
+/// The moves left and what the last one is expected to fire.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     pub moves: Vec<Action>,
     pub chains: u32,
     pub ojama: i64,
-    pub target: i64,
 }
 
 impl Plan {
-    /// The plan that plays `fire`, chosen to send `target` ojama.
-    pub fn of(fire: &BeamFire, target: i64) -> Self {
+    pub fn of(fire: &BeamFire) -> Self {
         Plan {
             moves: fire.path.clone(),
             chains: fire.chains,
             ojama: fire.ojama,
-            target,
         }
-    }
-
-    /// Whether this plan sends more than `other`, no later. A sooner fire of the same size is
-    /// no better: in matches, firing first let the opponent answer, and taking a sooner but
-    /// smaller fire lost to the answer a turn later.
-    pub fn beats(&self, other: &Plan) -> bool {
-        outdoes(
-            (self.ojama, self.moves.len()),
-            (other.ojama, other.moves.len()),
-        )
     }
 
     /// Whether the rest of the plan, played from `me` (ojama rows falling from its stock),
@@ -65,25 +51,6 @@ pub fn next_move<N: Neighbourhood>(
     Some(action)
 }
 
-/// Whether a fire of `(ojama, moves)` sends more than `other`, no later.
-fn outdoes((ojama, moves): (i64, usize), (other_ojama, other_moves): (i64, usize)) -> bool {
-    ojama > other_ojama && moves <= other_moves
-}
-
-/// Of `fires` in depth order, the earliest that sends at least `ojama`; else the one that
-/// sends the most, earliest among equals.
-fn choose_among<'f>(
-    fires: impl Iterator<Item = &'f BeamFire> + Clone,
-    ojama: i64,
-) -> Option<&'f BeamFire> {
-    fires.clone().find(|f| f.ojama >= ojama).or_else(|| {
-        fires.fold(None, |best: Option<&BeamFire>, f| match best {
-            Some(b) if b.ojama >= f.ojama => best,
-            _ => Some(f),
-        })
-    })
-}
-
 /// The best fire found at each depth, over every beam of one plan search.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Fires {
@@ -108,18 +75,13 @@ impl Fires {
     /// The earliest fire that sends at least `ojama`; else the one that sends the most,
     /// earliest among equals.
     pub fn choose(&self, ojama: i64) -> Option<&BeamFire> {
-        choose_among(self.by_depth.iter().flatten(), ojama)
-    }
-
-    /// Among the fires that beat `plan` (see [`Plan::beats`]), the one chosen for its target.
-    pub fn beating(&self, plan: &Plan) -> Option<&BeamFire> {
-        let held = (plan.ojama, plan.moves.len());
-        let better = self
-            .by_depth
-            .iter()
-            .flatten()
-            .filter(move |f| outdoes((f.ojama, f.path.len()), held));
-        choose_among(better, plan.target)
+        let fires = self.by_depth.iter().flatten();
+        fires.clone().find(|f| f.ojama >= ojama).or_else(|| {
+            fires.fold(None, |best: Option<&BeamFire>, f| match best {
+                Some(b) if b.ojama >= f.ojama => best,
+                _ => Some(f),
+            })
+        })
     }
 
     /// The moves made before the earliest fire of at least `ojama`.
@@ -169,39 +131,6 @@ mod tests {
     }
 
     #[test]
-    fn a_plan_beats_another_only_by_sending_more_no_later() {
-        let target = chain_ojama(13);
-        let plan = |moves: usize, chains: u32| Plan::of(&fire(moves, chains), target);
-        let held = plan(6, 13);
-        assert!(plan(6, 14).beats(&held), "as soon, more");
-        assert!(plan(4, 15).beats(&held), "sooner and more");
-        assert!(!plan(5, 13).beats(&held), "sooner, as much");
-        assert!(!plan(6, 13).beats(&held), "the same");
-        assert!(!plan(7, 15).beats(&held), "later, however big");
-        assert!(!plan(3, 12).beats(&held), "sooner, smaller");
-    }
-
-    #[test]
-    fn the_fires_that_beat_a_plan_are_chosen_from_by_its_target() {
-        let target = chain_ojama(13);
-        let mut fires = Fires::default();
-        fires.merge(&[Some(fire(1, 5)), Some(fire(2, 13)), Some(fire(3, 14))]);
-        let beating = |held: Plan| fires.beating(&held).map(|f| (f.path.len(), f.chains));
-        assert_eq!(
-            beating(Plan::of(&fire(6, 12), target)),
-            Some((2, 13)),
-            "the earliest that reaches the target"
-        );
-        assert_eq!(
-            beating(Plan::of(&fire(6, 13), target)),
-            Some((3, 14)),
-            "the only bigger one"
-        );
-        assert_eq!(beating(Plan::of(&fire(2, 12), target)), Some((2, 13)));
-        assert_eq!(beating(Plan::of(&fire(6, 15), target)), None);
-    }
-
-    #[test]
     fn merging_keeps_the_bigger_fire_of_each_depth() {
         let mut fires = Fires::default();
         fires.merge(&[Some(fire(1, 3)), Some(fire(2, 9))]);
@@ -221,7 +150,6 @@ mod tests {
             moves: moves.clone(),
             chains: 0,
             ojama: 0,
-            target: 0,
         });
         assert_eq!(next_move::<Shift>(&mut plan, &me, &pack), Some(moves[0]));
         assert_eq!(next_move::<Shift>(&mut plan, &me, &pack), Some(moves[1]));
@@ -236,7 +164,6 @@ mod tests {
             moves: vec![Action::Drop { x: 0, rot: 0 }],
             chains: 0,
             ojama: 0,
-            target: 0,
         });
         assert_eq!(next_move::<Shift>(&mut doomed, &full, &pack), None);
         assert!(doomed.is_none());
@@ -255,14 +182,11 @@ mod tests {
             });
             3
         ];
-        let plan = Plan::of(
-            &BeamFire {
-                path: vec![Action::Drop { x: 0, rot: 0 }],
-                chains: 1,
-                ojama: chain_ojama(1),
-            },
-            chain_ojama(1),
-        );
+        let plan = Plan::of(&BeamFire {
+            path: vec![Action::Drop { x: 0, rot: 0 }],
+            chains: 1,
+            ojama: chain_ojama(1),
+        });
         assert!(plan.replays::<Shift>(&me, &packs));
         let buried = PlayerState { ojama: 10, ..me };
         assert!(
