@@ -367,11 +367,11 @@ pub struct AnswerBeamFlags {
 #[derive(Clone, Debug, PartialEq, clap::Args)]
 pub struct GuardFlags {
     /// `--guard-ms MS`: what ysai's full search may take each turn from turn 8 at the
-    /// qualifier's clock (scaled like every budget); 0 = no search, a plan's move stands if it
-    /// survives the turn.
+    /// qualifier's clock (scaled like every budget; when that comes to less than 50 ms it runs
+    /// its fewest plies instead); 0 = no search, a plan's move stands if it survives the turn.
     #[arg(long = "guard-ms", value_name = "MS", default_value_t = D.guard.guard_ms)]
     #[arg(help_heading = heading::YSAI_TURN,
-          help = "The full search's time each turn from turn 8 (scaled); 0 = none, a plan's move stands if it survives the turn")]
+          help = "The full search's time each turn from turn 8 (scaled; under 50 ms, its fewest plies); 0 = none, a plan's move stands if it survives the turn")]
     pub guard_ms: u64,
 }
 

@@ -16,6 +16,10 @@ use crate::search::timeman::search_depths;
 use crate::search::tt::TranspositionTable;
 use crate::sim::{Action, Neighbourhood, Position};
 
+/// My and the enemy's depths when the clock leaves only fixed work: a millisecond or two, and
+/// still a move that dies within two plies is seen.
+pub const FIXED_DEPTHS: (usize, usize) = (2, 2);
+
 /// What the full search found this turn.
 #[derive(Clone, Debug)]
 pub struct Weighing {
@@ -71,10 +75,17 @@ impl Guard {
         }
     }
 
-    /// My and the enemy's depths this turn: the flags, capped by the time left unless `-it`.
-    fn depths(&self, view: &Position<'_>) -> (usize, usize) {
+    /// My and the enemy's depths this turn: the flags, capped by the time left unless `-it`;
+    /// doing fixed work, [`FIXED_DEPTHS`].
+    fn depths(&self, view: &Position<'_>, fixed: bool) -> (usize, usize) {
         if self.ignore_time {
             return self.depths;
+        }
+        if fixed {
+            return (
+                self.depths.0.min(FIXED_DEPTHS.0),
+                self.depths.1.min(FIXED_DEPTHS.1),
+            );
         }
         search_depths(
             view.time_left_ms,
@@ -85,14 +96,16 @@ impl Guard {
     }
 
     /// The enemy's search, then mine against its summary, each deepened until its depth or
-    /// its deadline: the enemy's search gets half the time, mine the rest. `None` if not even
-    /// one ply of each finished.
+    /// its deadline: the enemy's search gets half the time, mine the rest. With `fixed` (the
+    /// clock leaves only fixed work) both stop at [`FIXED_DEPTHS`]. `None` if not even one ply
+    /// of each finished.
     pub fn weigh<N: Neighbourhood>(
         &self,
         view: &Position<'_>,
         deadline: Instant,
+        fixed: bool,
     ) -> Option<Weighing> {
-        let (my_depth, enemy_depth) = self.depths(view);
+        let (my_depth, enemy_depth) = self.depths(view, fixed);
         let tt = self.tt.as_ref();
         let now = Instant::now();
         let halfway = now + deadline.saturating_duration_since(now) / 2;

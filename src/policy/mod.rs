@@ -40,6 +40,9 @@ const COUNTER: (usize, u64) = (10, 15_000);
 const ANSWER: (usize, u64) = (7, 5_000);
 const EXTEND: (usize, u64) = (8, 13_000);
 const OUTBUILD: (usize, u64) = (8, 15_000);
+/// A plan search's widths (per depth, per chain bucket) when the clock leaves only fixed work:
+/// a few milliseconds a beam, and still a plan where the greedy move would build nothing.
+const FIXED_WIDTHS: (usize, usize) = (24, 12);
 /// Turns up to this one plan as the opening does.
 const OPENING_TURNS: usize = 10;
 /// From this turn on the full search weighs every move (the original's trusted window).
@@ -246,7 +249,9 @@ impl<N: Neighbourhood> Ysai<N> {
         target_ojama: i64,
         attack: i64,
     ) -> Fires {
+        let fixed = turn.budget.fixed_work();
         let widths = match kind {
+            _ if fixed => FIXED_WIDTHS,
             Search::Open => self.widths.opening,
             Search::Answer => self.widths.answer,
             _ => self.widths.turn,
@@ -268,7 +273,7 @@ impl<N: Neighbourhood> Ysai<N> {
             beam,
             target_ojama,
             deadline: turn.budget.deadline(turn.budget.search(flag_ms)),
-            widen: nodes == 0,
+            widen: nodes == 0 && !fixed,
         };
         let (fires, notes) = search_fires::<N>(kind.label(), root, &search);
         turn.beams.extend(notes);
@@ -376,7 +381,7 @@ impl<N: Neighbourhood> Ysai<N> {
     fn weigh(&self, turn: &Turn<'_, '_>) -> Option<Weighing> {
         let guard = self.guard.as_ref()?;
         let deadline = turn.budget.guard_deadline()?;
-        guard.weigh::<N>(turn.view, deadline)
+        guard.weigh::<N>(turn.view, deadline, turn.budget.guard_fixed)
     }
 }
 
@@ -443,4 +448,58 @@ pub fn turn_line(
         threats.latest()
     );
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::packs::{generate, Signature};
+    use crate::params::ClockFlags;
+    use crate::sim::{Field, PlayerState, PreparedPack, Shift};
+
+    #[test]
+    fn near_the_end_of_its_clock_a_turn_still_plans_and_weighs_with_fixed_work() {
+        let packs: Vec<PreparedPack> = generate(7, Signature::Measured)
+            .iter()
+            .map(|&pack| PreparedPack::new(pack))
+            .collect();
+        let me = PlayerState {
+            field: Field::from_picture(&["..4...", "..73..", ".2618.", "19352."]).unwrap(),
+            ..PlayerState::default()
+        };
+        let params = Params {
+            clock: ClockFlags {
+                turn_limit_ms: 5_000,
+            },
+            ..Params::default()
+        };
+        // At 45 s + 5 s the floor is 2.5 s: 2.6 s left leaves a timed plan search 12 ms, too
+        // short to plan with; 330 ms left leaves nothing past the safety margins, not even the
+        // full search's fewest plies.
+        for (time_left_ms, plans) in [(2_600, true), (1_000, true), (330, false)] {
+            let view = Position {
+                turn: 60,
+                packs: &packs[60..],
+                me: &me,
+                opponent: &PlayerState::default(),
+                time_left_ms,
+            };
+            let mut ysai = Ysai::<Shift>::new(&params);
+            let report = ysai.turn(&view);
+            let case = format!("{time_left_ms} ms left");
+            if plans {
+                assert_eq!(report.why, Why::Replan, "{case}");
+                assert!(ysai.plan().is_some(), "{case}");
+                assert!(!report.beams.is_empty(), "{case}");
+                assert!(
+                    report.beams.iter().all(|b| b.label == "plan-w24"),
+                    "{case}: one fixed beam"
+                );
+                let depths = report.weighing.map(|w| w.depths);
+                assert_eq!(depths, Some(guard::FIXED_DEPTHS), "{case}");
+            } else {
+                assert!(report.weighing.is_none(), "{case}");
+            }
+        }
+    }
 }
