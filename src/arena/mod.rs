@@ -29,6 +29,8 @@ use packs::{PackSource, Signature};
 use referee::{ThinkingOrder, TimeControl};
 use runner::MatchConfig;
 
+use crate::search::timeman::QUALIFIER_TURN_MS;
+
 /// Exit status of an interrupted match (128 + SIGINT, as shells report it).
 const EXIT_INTERRUPTED: u8 = 130;
 
@@ -187,6 +189,11 @@ fn match_command(args: &ArenaArgs) -> Result<ExitCode, String> {
         sprt: args.sprt,
     };
     note_reused_pack_files(&config);
+    for command in &config.commands {
+        if let Some(note) = untold_turn_limit(command, config.tc) {
+            eprintln!("{note}");
+        }
+    }
     runner::install_interrupt_handler();
     let outcome = runner::run(&config)?;
     emit(&runner::verdict(&outcome.wdl, config.sprt.as_ref()));
@@ -201,6 +208,21 @@ fn match_command(args: &ArenaArgs) -> Result<ExitCode, String> {
 }
 
 /// Says so when a match has more games than pack files (the files are played again).
+/// A note for an outside command that is not told a turn limit other than the contest's 20 s:
+/// like the official client, the arena sends no limit, and a program that budgets for 20 s
+/// turns overruns shorter ones (an older ysai build at 45000+5000 spent two thirds of each
+/// game below a reserve meant for the last 30 s of 180).
+fn untold_turn_limit(command: &str, tc: TimeControl) -> Option<String> {
+    let turn_ms = tc.turn_ms.filter(|&ms| ms != QUALIFIER_TURN_MS)?;
+    let outside = role_name(command).is_none();
+    (outside && !names_flag(command, &["--turn-ms", "-turn-ms"])).then(|| {
+        format!(
+            "note: `{}` is an outside command and is not told the {turn_ms} ms turn limit; a program that budgets for 20 s turns will overrun it (a ysai build takes --turn-ms {turn_ms})",
+            command.trim()
+        )
+    })
+}
+
 fn note_reused_pack_files(config: &MatchConfig) {
     if let PackSource::Files(files) = &config.packs {
         if (files.len() as u64) < config.games {
@@ -533,6 +555,26 @@ mod tests {
             super::shell_command("./other-ai", tc).unwrap(),
             "./other-ai"
         );
+    }
+
+    #[test]
+    fn an_outside_command_not_told_a_short_turn_limit_gets_a_note() {
+        let tc = |turn_ms| TimeControl {
+            game_ms: Some(45_000),
+            turn_ms,
+        };
+        let note = untold_turn_limit("/bin/ysai-old --threads 1", tc(Some(5_000)));
+        assert!(note.is_some_and(|n| n.contains("--turn-ms 5000")));
+        for (command, turn_ms) in [
+            ("/bin/ysai-old --turn-ms 5000", Some(5_000)),
+            ("/bin/ysai-old -turn-ms=5000", Some(5_000)),
+            ("self --threads 1", Some(5_000)),
+            ("greedy", Some(5_000)),
+            ("/bin/ysai-old", Some(20_000)),
+            ("/bin/ysai-old", None),
+        ] {
+            assert_eq!(untold_turn_limit(command, tc(turn_ms)), None, "{command}");
+        }
     }
 
     #[test]
