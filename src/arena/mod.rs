@@ -207,7 +207,6 @@ fn match_command(args: &ArenaArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Says so when a match has more games than pack files (the files are played again).
 /// A note for an outside command that is not told a turn limit other than the contest's 20 s:
 /// like the official client, the arena sends no limit, and a program that budgets for 20 s
 /// turns overruns shorter ones (an older ysai build at 45000+5000 spent two thirds of each
@@ -223,6 +222,7 @@ fn untold_turn_limit(command: &str, tc: TimeControl) -> Option<String> {
     })
 }
 
+/// Says so when a match has more games than pack files (the files are played again).
 fn note_reused_pack_files(config: &MatchConfig) {
     if let PackSource::Files(files) = &config.packs {
         if (files.len() as u64) < config.games {

@@ -805,9 +805,7 @@ impl Field {
             };
         }
         let mut field = *self;
-        let (moved, _) = field.remove(cell);
-        let doomed = field.vanishing::<N>(moved | complements(moved));
-        let chain = field.chain_left_behind::<N>(doomed);
+        let chain = field.chain_after_removing::<N>(cell);
         Erasure {
             chains: chain.steps,
             columns: 1 << x | chain.columns,
@@ -890,17 +888,6 @@ impl Field {
             return self.chain_in_lanes(doomed);
         }
         self.chain_by_columns::<N>(doomed)
-    }
-
-    /// [`Field::chain_from`] for a caller that throws the field away afterwards: on AVX-512
-    /// the lane boards are not packed back.
-    #[inline]
-    fn chain_left_behind<N: Neighbourhood>(&mut self, doomed: BitBoard) -> Chain {
-        #[cfg(ysai_avx512)]
-        if N::SHIFTS && !doomed.is_zero() {
-            return self.chain_of_lanes(doomed).0;
-        }
-        self.chain_from::<N>(doomed)
     }
 
     /// [`Field::chain_from`] on lane boards: the field is spread to a lane per column once,
