@@ -248,7 +248,7 @@ pub struct OpeningBeamFlags {
     pub beam_depth: usize,
     /// `-bw N` (beamsearchWidth): first-beam total width per depth.
     #[arg(long = "bw", value_name = "N", default_value_t = D.opening.beam_width)]
-    #[arg(help_heading = heading::FIRST_BEAM, help = "Total width per depth")]
+    #[arg(help_heading = heading::FIRST_BEAM, help = "Total width per depth (the default player narrows depths that would not end in time)")]
     pub beam_width: usize,
     /// `-bcw N` (beamsearchChainWidth): first-beam width per chain bucket.
     #[arg(long = "bcw", value_name = "N", default_value_t = D.opening.beam_chain_width)]
@@ -322,7 +322,7 @@ pub struct PlanTargetFlags {
 pub struct TurnBeamFlags {
     /// `-nbw N` (nextbeamsearchWidth): per-turn beam width.
     #[arg(long = "nbw", value_name = "N", default_value_t = D.turn_beams.next_beam_width)]
-    #[arg(help_heading = heading::TURN_BEAMS, help = "Width")]
+    #[arg(help_heading = heading::TURN_BEAMS, help = "Width (the default player narrows depths that would not end in time)")]
     pub next_beam_width: usize,
     /// `-nbcw N` (nextbeamsearchChainWidth): per-turn beam width per chain bucket.
     #[arg(long = "nbcw", value_name = "N", default_value_t = D.turn_beams.next_beam_chain_width)]

@@ -485,7 +485,13 @@ mod tests {
                 time_left_ms,
             };
             let mut ysai = Ysai::<Shift>::new(&params);
-            let report = ysai.turn(&view);
+            // A pool of its own: on the shared one, the turn's beams would queue behind other
+            // tests' work and the clock would run out waiting.
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .expect("a pool");
+            let report = pool.install(|| ysai.turn(&view));
             let case = format!("{time_left_ms} ms left");
             if plans {
                 assert_eq!(report.why, Why::Replan, "{case}");
@@ -496,7 +502,10 @@ mod tests {
                     "{case}: one fixed beam"
                 );
                 // Its fewest plies, or fewer where a slow build runs out of the least time.
-                let (enemy, mine) = report.weighing.expect("a full search").depths;
+                let weighing = report.weighing.as_ref();
+                let (enemy, mine) = weighing
+                    .unwrap_or_else(|| panic!("{case}: no full search after {:?}", report.beams))
+                    .depths;
                 let (fewest_mine, fewest_enemy) = guard::FIXED_DEPTHS;
                 assert!(
                     (1..=fewest_enemy).contains(&enemy) && (1..=fewest_mine).contains(&mine),

@@ -17,6 +17,11 @@ use crate::sim::Neighbourhood;
 const FILL: f64 = 0.85;
 /// The least widening worth another beam.
 const MIN_GAIN: f64 = 1.3;
+/// The depth a plan beam is fitted to reach by its deadline (past it, the beam's remaining
+/// depths share what is left): the opening's 13-chain comes at 12.5 moves on average at the
+/// default widths, and a beam that stops at its target leaves the time of the depths it never
+/// searched unused.
+const FIT_DEPTH: usize = 13;
 /// Widening stops here: a beam keeps every depth's frontier (about 420 bytes a node), so
 /// 60,000 nodes over the opening's 16 depths take 400 MB, within the 1 GiB a game may use.
 const MAX_WIDTH: usize = 60_000;
@@ -72,6 +77,7 @@ pub fn search_fires<N: Neighbourhood>(
         stop: true,
     });
     config.stop_chain = None;
+    config.fit_deadline = search.widen.then_some(FIT_DEPTH.min(config.depth));
     let mut fires = Fires::default();
     let mut notes = Vec::new();
     loop {
@@ -80,8 +86,11 @@ pub fn search_fires<N: Neighbourhood>(
         let took = began.elapsed();
         fires.merge(&result.fires);
         let timed_out = result.timed_out;
+        let asked = config.width;
+        config.width = result.width;
+        config.bucket_width = (config.bucket_width * result.width / asked.max(1)).max(1);
         notes.push(BeamNote {
-            label: format!("{label}-w{}", config.width),
+            label: width_label(label, asked, result.width),
             result,
             elapsed: took,
         });
@@ -102,6 +111,15 @@ pub fn search_fires<N: Neighbourhood>(
         config.width = width;
     }
     (fires, notes)
+}
+
+/// `label-wWIDTH`, or `label-wASKED:WIDTH` when the beam narrowed to fit its deadline.
+fn width_label(label: &str, asked: usize, width: usize) -> String {
+    if width == asked {
+        format!("{label}-w{asked}")
+    } else {
+        format!("{label}-w{asked}:{width}")
+    }
 }
 
 /// The width of a beam that would take about [`FILL`] of `left`, where one of `width` took

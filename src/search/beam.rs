@@ -16,7 +16,7 @@
 //! number of threads.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use fnv::FnvHashMap;
 use rayon::prelude::*;
@@ -119,6 +119,11 @@ pub struct BeamConfig {
     /// Stop at the first depth boundary after this many nodes were evaluated; unlike the
     /// deadline, the result then depends on nothing but the input.
     pub node_budget: Option<u64>,
+    /// The depth to reach by the deadline: the depths still to come are narrowed when, at the
+    /// width given, they would not end by then (past it, the rest of `depth` is fitted to what
+    /// is left). On a slower machine the beam then reaches its depth on fewer nodes instead of
+    /// stopping halfway with a short plan. `None`: never narrowed.
+    pub fit_deadline: Option<usize>,
 }
 
 impl BeamConfig {
@@ -138,6 +143,7 @@ impl BeamConfig {
             eval: BeamEval::Chain,
             deadline: None,
             node_budget: None,
+            fit_deadline: None,
         }
     }
 
@@ -192,6 +198,8 @@ pub struct BeamResult {
     pub fires: Vec<Option<BeamFire>>,
     /// Depths completed.
     pub depth: usize,
+    /// The width of the last depth: the one asked for, unless fitting the deadline narrowed it.
+    pub width: usize,
     /// The deadline cut the search short.
     pub timed_out: bool,
     /// Nodes evaluated (each costs one evaluation of up to 36 moves).
@@ -491,7 +499,35 @@ pub struct Beam<'a, N: Neighbourhood> {
     /// The children of the deepest level, ranked as [`rank_by_bucket`] says.
     candidates: Vec<Child>,
     result: BeamResult,
+    /// What the last depth cost, which the widths of the depths to come are fitted to.
+    last_cost: Option<DepthCost>,
     neighbours: std::marker::PhantomData<N>,
+}
+
+/// The time one depth took over the frontier it expanded.
+#[derive(Clone, Copy, Debug)]
+struct DepthCost {
+    took: Duration,
+    frontier: usize,
+}
+
+/// The share of the time left that the depths to come are fitted into: later depths hold
+/// fuller fields whose drops chain more, so each costs a little more than the last.
+const FIT_SHARE: f64 = 0.8;
+/// A depth over fewer nodes than this is too short to say what a node costs.
+const MIN_COST_SAMPLE: usize = 64;
+/// Narrowing stops here: a beam this wide still plans, and a narrower one hardly does.
+const MIN_FIT_WIDTH: usize = 48;
+
+/// The width at which `depths` more depths end within [`FIT_SHARE`] of `left`, where the
+/// last one took `cost`; `None` when `width` already fits (a beam is never widened here).
+fn width_that_fits(width: usize, cost: DepthCost, left: Duration, depths: usize) -> Option<usize> {
+    if cost.frontier < MIN_COST_SAMPLE || depths == 0 {
+        return None;
+    }
+    let per_node = cost.took.as_secs_f64() / cost.frontier as f64;
+    let fits = left.as_secs_f64() * FIT_SHARE / (per_node.max(1e-9) * depths as f64);
+    (fits < width as f64).then(|| (fits as usize).max(MIN_FIT_WIDTH).min(width))
 }
 
 /// A copy that continues independently (benchmarks time one depth from the same start).
@@ -505,6 +541,7 @@ impl<N: Neighbourhood> Clone for Beam<'_, N> {
             levels: self.levels.clone(),
             candidates: self.candidates.clone(),
             result: self.result.clone(),
+            last_cost: self.last_cost,
             neighbours: std::marker::PhantomData,
         }
     }
@@ -519,6 +556,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
     pub fn new(root: BeamRoot<'a>, config: BeamConfig) -> Self {
         let drops = config.drops();
         let progress = Progress::new(config.deadline);
+        let width = config.width;
         let mut beam = Beam {
             root,
             config,
@@ -528,8 +566,10 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
             candidates: Vec::new(),
             result: BeamResult {
                 earliest: vec![None; MAX_CHAIN + 1],
+                width,
                 ..BeamResult::default()
             },
+            last_cost: None,
             neighbours: std::marker::PhantomData,
         };
         beam.candidates = beam.start();
@@ -552,14 +592,22 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
             self.result.timed_out = true;
             return false;
         }
+        let began = Instant::now();
         if depth > 0 {
+            self.fit_deadline(depth);
             let candidates = std::mem::take(&mut self.candidates);
             self.select(&candidates);
         }
         let mut children = self.expand(depth);
         if children.is_empty() {
+            // No child: the field allows no move, or the deadline stopped every one.
+            self.result.timed_out = self.progress.out_of_time();
             return false;
         }
+        self.last_cost = Some(DepthCost {
+            took: began.elapsed(),
+            frontier: self.levels.last().map_or(0, |level| level.nodes.len()),
+        });
         self.result.depth = depth + 1;
         let stop = self.record(&mut children, depth + 1);
         self.result.buckets.push(bucket_summary(
@@ -613,6 +661,31 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
             links: vec![(u32::MAX, 0)],
         });
         vec![child]
+    }
+
+    /// Narrows the depths from `depth` on when, at the width the last one was expanded at,
+    /// they would not all end by the deadline (see [`BeamConfig::fit_deadline`]).
+    fn fit_deadline(&mut self, depth: usize) {
+        let (Some(aim), Some(deadline), Some(cost)) = (
+            self.config.fit_deadline,
+            self.config.deadline,
+            self.last_cost,
+        ) else {
+            return;
+        };
+        let last = self.config.depth.min(self.root.packs.len());
+        let depths = if depth < aim {
+            aim.min(last) - depth
+        } else {
+            last - depth
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        if let Some(width) = width_that_fits(self.config.width, cost, left, depths) {
+            self.config.bucket_width =
+                (self.config.bucket_width * width / self.config.width.max(1)).max(1);
+            self.config.width = width;
+            self.result.width = width;
+        }
     }
 
     fn budget_spent(&self) -> bool {
@@ -1349,6 +1422,52 @@ mod tests {
         let r = search::<Shift>(root(&p), &config);
         assert!(r.timed_out);
         assert_eq!((r.depth, r.plan.len(), r.nodes), (0, 0, 0));
+    }
+
+    #[test]
+    fn the_width_that_fits_shares_the_time_left_among_the_depths_to_come() {
+        let cost = DepthCost {
+            took: Duration::from_millis(100),
+            frontier: 1000,
+        };
+        let ms = Duration::from_millis;
+        // 0.1 ms a node: 4 depths in 800 ms of 1,000 ms hold 2,000 nodes each.
+        assert_eq!(width_that_fits(5000, cost, ms(1000), 4), Some(2000));
+        assert_eq!(width_that_fits(1500, cost, ms(1000), 4), None, "it fits");
+        assert_eq!(width_that_fits(5000, cost, ms(0), 4), Some(MIN_FIT_WIDTH));
+        let small = DepthCost {
+            frontier: 22,
+            ..cost
+        };
+        assert_eq!(
+            width_that_fits(5000, small, ms(10), 4),
+            None,
+            "too few to tell"
+        );
+    }
+
+    #[test]
+    fn a_beam_fitted_to_its_deadline_narrows_and_searches_deeper() {
+        let p = position("initial");
+        let config = |fit_deadline| BeamConfig {
+            deadline: Some(Instant::now() + Duration::from_millis(800)),
+            fit_deadline,
+            ..BeamConfig::new(8, 20_000, 6_000)
+        };
+        let cut = search::<Shift>(root(&p), &config(None));
+        let fitted = search::<Shift>(root(&p), &config(Some(8)));
+        assert!(
+            cut.timed_out && cut.depth < 8,
+            "20,000 wide is too wide here"
+        );
+        assert_eq!(cut.width, 20_000);
+        assert!(fitted.width < 20_000);
+        assert!(
+            fitted.depth > cut.depth,
+            "fitted {} against {}",
+            fitted.depth,
+            cut.depth
+        );
     }
 
     #[test]
