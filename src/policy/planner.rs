@@ -85,20 +85,17 @@ pub fn search_fires<N: Neighbourhood>(
         let result = beam_search::<N>(root, &config);
         let took = began.elapsed();
         fires.merge(&result.fires);
-        let timed_out = result.timed_out;
         let asked = config.width;
-        config.width = result.width;
+        let left = search.deadline.saturating_duration_since(Instant::now());
+        let next = next_width(asked, &result, took, left).filter(|_| search.widen);
         config.bucket_width = (config.bucket_width * result.width / asked.max(1)).max(1);
+        config.width = result.width;
         notes.push(BeamNote {
             label: width_label(label, asked, result.width),
             result,
             elapsed: took,
         });
-        if timed_out || !search.widen || config.width >= MAX_WIDTH {
-            break;
-        }
-        let left = search.deadline.saturating_duration_since(Instant::now());
-        let Some(width) = wider(config.width, took, left) else {
+        let Some(width) = next else {
             break;
         };
         if let Some(depth) = fires.earliest(search.target_ojama) {
@@ -120,6 +117,17 @@ fn width_label(label: &str, asked: usize, width: usize) -> String {
     } else {
         format!("{label}-w{asked}:{width}")
     }
+}
+
+/// The width of the beam to run after one asked to be `asked` wide returned `result` in
+/// `took`, with `left` to go; `None` when no wider beam is worth running: the last one ran out
+/// of time, had to narrow to end in time, or is as wide as a beam gets.
+fn next_width(asked: usize, result: &BeamResult, took: Duration, left: Duration) -> Option<usize> {
+    let narrowed = result.width < asked;
+    if result.timed_out || narrowed || result.width >= MAX_WIDTH {
+        return None;
+    }
+    wider(result.width, took, left)
 }
 
 /// The width of a beam that would take about [`FILL`] of `left`, where one of `width` took
@@ -155,6 +163,32 @@ mod tests {
         assert_eq!(wider(1000, ms(100), ms(1000)), Some(8500));
         assert_eq!(wider(1000, ms(100), ms(150)), None, "not worth a beam");
         assert_eq!(wider(1000, ms(0), ms(1000)), Some(MAX_WIDTH));
+    }
+
+    #[test]
+    fn a_beam_that_narrowed_or_ran_out_of_time_is_the_last_one() {
+        let ms = Duration::from_millis;
+        let ended = |width, timed_out| BeamResult {
+            width,
+            timed_out,
+            ..BeamResult::default()
+        };
+        assert_eq!(
+            next_width(1000, &ended(1000, false), ms(100), ms(1000)),
+            Some(8500)
+        );
+        assert_eq!(
+            next_width(1000, &ended(400, false), ms(100), ms(1000)),
+            None
+        );
+        assert_eq!(
+            next_width(1000, &ended(1000, true), ms(100), ms(1000)),
+            None
+        );
+        assert_eq!(
+            next_width(MAX_WIDTH, &ended(MAX_WIDTH, false), ms(1), ms(1000)),
+            None
+        );
     }
 
     #[test]
