@@ -88,8 +88,6 @@ pub fn search_fires<N: Neighbourhood>(
         let asked = config.width;
         let left = search.deadline.saturating_duration_since(Instant::now());
         let next = next_width(asked, &result, took, left).filter(|_| search.widen);
-        config.bucket_width = (config.bucket_width * result.width / asked.max(1)).max(1);
-        config.width = result.width;
         notes.push(BeamNote {
             label: width_label(label, asked, result.width),
             result,
@@ -104,8 +102,7 @@ pub fn search_fires<N: Neighbourhood>(
             }
             config.depth = config.depth.min(depth);
         }
-        config.bucket_width = config.bucket_width * width / config.width.max(1);
-        config.width = width;
+        config.set_width(width);
     }
     (fires, notes)
 }

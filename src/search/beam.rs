@@ -147,6 +147,14 @@ impl BeamConfig {
         }
     }
 
+    /// Sets the width, the width per bucket scaled with it (a non-zero one stays non-zero).
+    pub fn set_width(&mut self, width: usize) {
+        if self.bucket_width > 0 {
+            self.bucket_width = (self.bucket_width * width / self.width.max(1)).max(1);
+        }
+        self.width = width;
+    }
+
     fn drops(&self) -> Vec<Action> {
         let max_x = self.max_x.min(DROPS / 4 - 1);
         (self.min_x..=max_x)
@@ -681,9 +689,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
         };
         let left = deadline.saturating_duration_since(Instant::now());
         if let Some(width) = width_that_fits(self.config.width, cost, left, depths) {
-            self.config.bucket_width =
-                (self.config.bucket_width * width / self.config.width.max(1)).max(1);
-            self.config.width = width;
+            self.config.set_width(width);
             self.result.width = width;
         }
     }
