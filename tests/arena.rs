@@ -326,6 +326,11 @@ fn a_late_answer_is_a_timeout_even_when_both_think_at_once() {
 
 /// Plays `games` games of greedy against random with replays and transcripts.
 fn builtin_match(dir: &Path, games: &str, extra: &[&str]) -> Run {
+    builtin_match_at(dir, games, "none", extra)
+}
+
+/// As [`builtin_match`], at time control `tc`.
+fn builtin_match_at(dir: &Path, games: &str, tc: &str, extra: &[&str]) -> Run {
     let mut args = vec![
         "arena",
         "--p0",
@@ -335,7 +340,7 @@ fn builtin_match(dir: &Path, games: &str, extra: &[&str]) -> Run {
         "--games",
         games,
         "--tc",
-        "none",
+        tc,
     ];
     let paths = ["out/results.jsonl", "replays", "transcripts"].map(|p| dir.join(p));
     let flags = ["--results", "--replays", "--transcripts"];
@@ -521,6 +526,109 @@ fn replay_command_shows_and_checks_a_game() {
     let bad = run(&["arena", "replay", junk.to_str().unwrap()]);
     assert_eq!(bad.code, Some(1));
     assert!(bad.stderr.contains("not a replay"), "{}", bad.stderr);
+}
+
+#[test]
+fn a_replay_gives_back_the_input_each_player_was_sent() {
+    let dir = TempDir::new().unwrap();
+    builtin_match_at(dir.path(), "1", "600000+20000", &[]);
+    let file = dir.path().join("replays/game-000000.json");
+    let replay: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(replay["tc"], "600000+20000");
+    for player in ["0", "1"] {
+        let rebuilt = run(&[
+            "arena",
+            "replay",
+            file.to_str().unwrap(),
+            "--input-of",
+            player,
+        ]);
+        rebuilt.assert_ok();
+        let sent = fs::read(
+            dir.path()
+                .join(format!("transcripts/game-000000.p{player}.stdin.txt")),
+        )
+        .unwrap();
+        assert_same_input(rebuilt.stdout.as_bytes(), &sent);
+    }
+
+    // `ysai -t T` on the rebuilt input gives greedy's recorded move of turn T.
+    let rebuilt = run(&["arena", "replay", file.to_str().unwrap(), "--input-of", "0"]);
+    let input = dir.path().join("p0.stdin.txt");
+    fs::write(&input, &rebuilt.stdout).unwrap();
+    let last = replay["turns"].as_array().unwrap().len() - 1;
+    for turn in [0, last / 2, last] {
+        let output = ysai(&["--ai", "greedy", "-t", &turn.to_string()])
+            .stdin(fs::File::open(&input).unwrap())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let answer = stdout.lines().nth(1).unwrap_or_default();
+        assert_eq!(answer, replay["turns"][turn]["moves"][0], "turn {turn}");
+    }
+
+    // A replay that does not record its time control needs --tc, and says so.
+    let mut old = replay.clone();
+    old.as_object_mut().unwrap().remove("tc");
+    let old_file = dir.path().join("old.json");
+    fs::write(&old_file, old.to_string()).unwrap();
+    let refused = run(&[
+        "arena",
+        "replay",
+        old_file.to_str().unwrap(),
+        "--input-of",
+        "1",
+    ]);
+    assert_eq!(refused.code, Some(1));
+    assert!(
+        refused.stderr.contains("give it with --tc"),
+        "{}",
+        refused.stderr
+    );
+    let old_file = old_file.to_str().unwrap();
+    let told = run(&[
+        "arena",
+        "replay",
+        old_file,
+        "--input-of",
+        "1",
+        "--tc",
+        "600000+20000",
+    ]);
+    told.assert_ok();
+    let sent = fs::read(dir.path().join("transcripts/game-000000.p1.stdin.txt")).unwrap();
+    assert_same_input(told.stdout.as_bytes(), &sent);
+}
+
+/// The same packs and turns, each clock line within the millisecond the recorded thinking
+/// times are rounded to.
+fn assert_same_input(rebuilt: &[u8], sent: &[u8]) {
+    let rebuilt = read_all(rebuilt).unwrap();
+    let sent = read_all(sent).unwrap();
+    assert_eq!(rebuilt.len(), 1);
+    assert_eq!(rebuilt[0].packs, sent[0].packs);
+    assert_eq!(rebuilt[0].turns.len(), sent[0].turns.len());
+    let mut clock_moved = false;
+    for (mine, theirs) in rebuilt[0].turns.iter().zip(&sent[0].turns) {
+        for (a, b) in mine.players.iter().zip(&theirs.players) {
+            assert!(
+                (a.time_left_ms - b.time_left_ms).abs() <= 1,
+                "turn {}: clock {} against {}",
+                mine.turn,
+                a.time_left_ms,
+                b.time_left_ms
+            );
+            // More than the tolerance, so a clock never rebuilt would fail.
+            clock_moved |= b.time_left_ms < 600_000 - 2;
+            let clockless = |v: &PlayerView| PlayerView {
+                time_left_ms: 0,
+                ..v.clone()
+            };
+            assert_eq!(clockless(a), clockless(b), "turn {}", mine.turn);
+        }
+        assert_eq!(mine.turn, theirs.turn);
+    }
+    assert!(clock_moved, "the game's clock lines never moved");
 }
 
 #[test]

@@ -96,8 +96,15 @@ pub enum ArenaAction {
         file: PathBuf,
         /// Write the game to OUT as one self-contained HTML page that animates every chain,
         /// instead of printing it
-        #[arg(long, value_name = "OUT")]
+        #[arg(long, value_name = "OUT", conflicts_with = "input_of")]
         html: Option<PathBuf>,
+        /// Print the stdin player P (0 or 1) was sent, to replay its decisions with
+        /// `ysai -t T < FILE`; the clock lines are rebuilt from the recorded thinking times
+        #[arg(long, value_name = "P", value_parser = clap::value_parser!(u8).range(0..=1))]
+        input_of: Option<u8>,
+        /// The time control to rebuild those clock lines at (default: the replay's own)
+        #[arg(long, value_name = "TC", requires = "input_of")]
+        tc: Option<TimeControl>,
     },
 }
 

@@ -262,7 +262,7 @@ fn result_text(replay: &Replay) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::referee::{GameRecord, GameResult, Reason};
+    use crate::arena::referee::{GameRecord, GameResult, Reason, TimeControl};
     use crate::sim::PACKS_PER_GAME;
 
     /// Three turns that end in a 3-chain (the reference simulator's worked example): the
@@ -321,7 +321,7 @@ mod tests {
             scores: [0; 2],
             stderr_tails: Default::default(),
         };
-        Replay::new(&all, ["./a", "./b"], &record)
+        Replay::new(&all, ["./a", "./b"], TimeControl::QUALIFIER, &record)
     }
 
     fn chain_replay() -> Replay {

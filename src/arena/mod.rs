@@ -55,9 +55,15 @@ pub fn main(args: &ArenaArgs) -> ExitCode {
             replays,
             sprt,
         }) => report_command(files, html, replays.as_deref(), sprt),
-        Some(ArenaAction::Replay { file, html }) => match html {
-            Some(out) => html_command(file, out),
-            None => replay_command(file),
+        Some(ArenaAction::Replay {
+            file,
+            html,
+            input_of,
+            tc,
+        }) => match (html, input_of) {
+            (Some(out), _) => html_command(file, out),
+            (None, Some(player)) => input_command(file, usize::from(*player), *tc),
+            (None, None) => replay_command(file),
         },
         None => match &args.check {
             Some(command) => check::run(command, args),
@@ -459,6 +465,29 @@ fn replay_command(file: &Path) -> Result<ExitCode, String> {
             file.display()
         )),
     }
+}
+
+/// `ysai arena replay FILE --input-of P [--tc TC]`: the player's stdin, on stdout.
+fn input_command(file: &Path, player: usize, tc: Option<TimeControl>) -> Result<ExitCode, String> {
+    let replay = replay::Replay::load(file)?;
+    let recorded = replay
+        .tc
+        .as_deref()
+        .map(|text| {
+            text.parse::<TimeControl>()
+                .map_err(|e| format!("{}: its time control: {e}", file.display()))
+        })
+        .transpose()?;
+    let tc = tc.or(recorded).ok_or_else(|| {
+        format!(
+            "{}: the replay does not record its time control; give it with --tc (e.g. 180000+20000)",
+            file.display()
+        )
+    })?;
+    let input =
+        replay::input_of(&replay, player, tc).map_err(|e| format!("{}: {e}", file.display()))?;
+    emit(&input);
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `ysai arena replay FILE --html OUT`: the page only; it re-simulates the game itself.

@@ -44,6 +44,16 @@ impl TimeControl {
         turn_ms: Some(20_000),
     };
 
+    /// The clock line a player is shown after thinking `used` in all: what is left of the
+    /// game, or 180000 when the game has no limit.
+    pub fn time_left_ms(&self, used: Duration) -> i64 {
+        let left = match self.game_ms {
+            Some(budget) => budget.saturating_sub(used.as_millis() as u64),
+            None => NOMINAL_GAME_MS,
+        };
+        left as i64
+    }
+
     /// How long the name line may take: the per-turn limit (at least a second), else 20 s.
     fn name_wait(&self) -> Duration {
         Duration::from_millis(self.turn_ms.map_or(NAME_WAIT_MS, |t| t.max(1_000)))
@@ -473,12 +483,8 @@ impl<'a> Game<'a> {
 
     fn view(&self, player: usize) -> PlayerView {
         let state = &self.states[player];
-        let time_left_ms = match self.setup.tc.game_ms {
-            Some(budget) => budget.saturating_sub(self.used[player].as_millis() as u64),
-            None => NOMINAL_GAME_MS,
-        };
         PlayerView {
-            time_left_ms: time_left_ms as i64,
+            time_left_ms: self.setup.tc.time_left_ms(self.used[player]),
             ojama: state.ojama,
             gauge: state.gauge,
             score: state.score,

@@ -4,11 +4,13 @@
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::referee::{parse_command, GameRecord, GameResult, StateRecord, TurnRecord};
+use super::referee::{parse_command, GameRecord, GameResult, StateRecord, TimeControl, TurnRecord};
 use super::shown_name;
+use crate::protocol::{format_game_start, format_turn, PlayerView, TurnInput, FIELD_HEIGHT};
 use crate::render::{rows_picture, side_by_side};
 use crate::sim::{play_turn, Action, Pack, PlayerState, PreparedPack, Shift, PACKS_PER_GAME};
 
@@ -30,10 +32,19 @@ pub struct Replay {
     pub players: [ReplayPlayer; 2],
     pub turns: Vec<TurnRecord>,
     pub result: GameResult,
+    /// The time control (`GAME+TURN`, as `--tc` takes it); replays written before it was
+    /// recorded have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
 }
 
 impl Replay {
-    pub fn new(packs: &[Pack; PACKS_PER_GAME], commands: [&str; 2], record: &GameRecord) -> Self {
+    pub fn new(
+        packs: &[Pack; PACKS_PER_GAME],
+        commands: [&str; 2],
+        tc: TimeControl,
+        record: &GameRecord,
+    ) -> Self {
         Replay {
             format: FORMAT.to_string(),
             packs: packs.iter().map(|p| p.cells).collect(),
@@ -43,6 +54,7 @@ impl Replay {
             }),
             turns: record.turns.clone(),
             result: record.result.clone(),
+            tc: Some(tc.to_string()),
         }
     }
 
@@ -79,6 +91,55 @@ impl Replay {
         let text = serde_json::to_string(self).map_err(|e| e.to_string())?;
         fs::write(path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))
     }
+}
+
+/// The stdin `player` was sent: the packs, then every turn's input from its side. The clock
+/// lines are rebuilt from the recorded thinking times at `tc`, to within a millisecond.
+pub fn input_of(replay: &Replay, player: usize, tc: TimeControl) -> Result<String, String> {
+    let packs: Vec<Pack> = replay
+        .packs
+        .iter()
+        .map(|&[top, bottom]| Pack::new(top, bottom))
+        .collect();
+    let packs: &[Pack; PACKS_PER_GAME] = packs
+        .as_slice()
+        .try_into()
+        .map_err(|_| format!("{} packs, expected {PACKS_PER_GAME}", replay.packs.len()))?;
+    let mut text = format_game_start(packs);
+    let mut before = [0, 1].map(|_| StateRecord::of(&PlayerState::default()));
+    let mut used = [Duration::ZERO; 2];
+    for turn in &replay.turns {
+        let view = |p: usize| player_view(&before[p], tc.time_left_ms(used[p]), turn.turn);
+        let players = [view(player)?, view(1 - player)?];
+        text.push_str(&format_turn(&TurnInput {
+            turn: turn.turn,
+            players,
+        }));
+        for (used, think) in used.iter_mut().zip(turn.think_ms) {
+            *used += think.map_or(Duration::ZERO, |ms| {
+                Duration::from_micros((ms * 1000.0).round() as u64)
+            });
+        }
+        before = turn.state.clone();
+    }
+    Ok(text)
+}
+
+/// One side of a turn's input: the position a turn ended in, with the clock line.
+fn player_view(state: &StateRecord, time_left_ms: i64, turn: u32) -> Result<PlayerView, String> {
+    let rows = state.field.as_slice().try_into().map_err(|_| {
+        format!(
+            "turn {turn}: a field of {} rows, expected {FIELD_HEIGHT}",
+            state.field.len()
+        )
+    })?;
+    Ok(PlayerView {
+        time_left_ms,
+        ojama: state.stock,
+        gauge: state.gauge,
+        score: state.score,
+        rows,
+    })
 }
 
 /// Plays the replay's moves again on the simulator and checks every recorded position.

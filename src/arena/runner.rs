@@ -382,7 +382,7 @@ fn save_files(
 ) -> Result<(), String> {
     if let Some(dir) = &config.replays {
         let commands = [config.commands[0].as_str(), config.commands[1].as_str()];
-        Replay::new(packs, commands, record).save(&game_file(dir, game, "json"))?;
+        Replay::new(packs, commands, config.tc, record).save(&game_file(dir, game, "json"))?;
     }
     if let Some(dir) = &config.transcripts {
         for player in 0..2 {
