@@ -248,6 +248,7 @@ fn stats_command(files: &[PathBuf], sprt: Option<&stats::Sprt>) -> Result<ExitCo
     emit(&reasons_summary(&merged.games));
     emit(&players_summary(&merged.games));
     emit(&big_chains_summary(&merged.games));
+    emit(&first_chains_compared(&merged.games));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -452,6 +453,38 @@ fn big_chains_summary(games: &[results::GameLine]) -> String {
     out
 }
 
+/// Over the games in which both players fired a chain of `BIG_CHAIN` or more: how p0 fared
+/// when its first was longer than p1's, as long, or shorter (the sizes decide most games).
+fn first_chains_compared(games: &[results::GameLine]) -> String {
+    let mut played = [0u32; 3];
+    let mut won = [0u32; 3];
+    for game in games {
+        let Some([Some(mine), Some(theirs)]) = game.first_big_chains else {
+            continue;
+        };
+        let row = match mine.chains.cmp(&theirs.chains) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Equal => 1,
+            std::cmp::Ordering::Less => 2,
+        };
+        played[row] += 1;
+        won[row] += u32::from(game.winner == Some(0));
+    }
+    if played.iter().sum::<u32>() == 0 {
+        return String::new();
+    }
+    format!(
+        "p0's first chain of {}+ against p1's: longer in {} games (won {}), as long in {} (won {}), shorter in {} (won {})\n",
+        referee::BIG_CHAIN,
+        played[0],
+        won[0],
+        played[1],
+        won[1],
+        played[2],
+        won[2],
+    )
+}
+
 fn replay_command(file: &Path) -> Result<ExitCode, String> {
     let replay = replay::Replay::load(file)?;
     emit(&replay::render(&replay));
@@ -537,6 +570,26 @@ mod tests {
     }
 
     #[test]
+    fn first_chains_are_compared_by_length_with_the_games_won() {
+        let lost = |mut game: results::GameLine| {
+            game.winner = Some(1);
+            game
+        };
+        let games = [
+            game_with(Some([Some((12, 14)), Some((11, 13))])),
+            lost(game_with(Some([Some((12, 13)), Some((13, 13))]))),
+            game_with(Some([Some((10, 13)), Some((12, 13))])),
+            lost(game_with(Some([Some((10, 12)), Some((14, 15))]))),
+            lost(game_with(Some([Some((10, 12)), Some((14, 15))]))),
+            game_with(Some([None, Some((14, 15))])),
+        ];
+        assert_eq!(
+            first_chains_compared(&games),
+            "p0's first chain of 10+ against p1's: longer in 1 games (won 1), as long in 2 (won 1), shorter in 2 (won 0)\n"
+        );
+    }
+
+    #[test]
     fn big_chains_are_summed_up_over_the_games_that_record_them() {
         let games = [
             game_with(Some([Some((11, 13)), Some((12, 14))])),
@@ -554,6 +607,11 @@ mod tests {
             ]
         );
         assert_eq!(big_chains_summary(&games[3..]), "");
+        assert_eq!(
+            first_chains_compared(&games),
+            "p0's first chain of 10+ against p1's: longer in 0 games (won 0), as long in 0 (won 0), shorter in 1 (won 1)\n"
+        );
+        assert_eq!(first_chains_compared(&games[1..]), "");
         let never = big_chains_summary(&games[1..2]);
         assert_eq!(
             never.lines().nth(1),
