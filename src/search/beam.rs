@@ -117,7 +117,8 @@ pub struct BeamConfig {
     /// Wall-clock limit (`-ftl` and friends).
     pub deadline: Option<Instant>,
     /// Stop at the first depth boundary after this many nodes were evaluated; unlike the
-    /// deadline, the result then depends on nothing but the input.
+    /// deadline, the result then depends on nothing but the input, as long as the deadline
+    /// (still kept, for the clock's sake) is not reached first.
     pub node_budget: Option<u64>,
     /// The depth to reach by the deadline: the depths still to come are narrowed when, at the
     /// width given, they would not end by then (past it, the rest of `depth` is fitted to what
