@@ -472,10 +472,17 @@ fn a_whole_game_replays_exactly_and_its_transcripts_reproduce_every_input() {
 
     // `ysai -t T < transcript` gives greedy's move of turn T.
     let transcript = dir.path().join("transcripts/game-000000.p0.stdin.txt");
+    assert_greedy_answers_as_recorded(&transcript, turns);
+}
+
+/// `ysai --ai greedy -t T < input` gives p0's recorded move of turn T, on the first, middle and
+/// last turns of the game.
+fn assert_greedy_answers_as_recorded(input: &Path, turns: &[Value]) {
+    let last = turns.len() - 1;
     for turn in [0, last / 2, last] {
         let t = turn.to_string();
         let output = ysai(&["--ai", "greedy", "-t", &t])
-            .stdin(fs::File::open(&transcript).unwrap())
+            .stdin(fs::File::open(input).unwrap())
             .output()
             .unwrap();
         let stdout = String::from_utf8(output.stdout).unwrap();
@@ -550,22 +557,12 @@ fn a_replay_gives_back_the_input_each_player_was_sent() {
         )
         .unwrap();
         assert_same_input(rebuilt.stdout.as_bytes(), &sent);
+        fs::write(dir.path().join(format!("p{player}.txt")), &rebuilt.stdout).unwrap();
     }
 
     // `ysai -t T` on the rebuilt input gives greedy's recorded move of turn T.
-    let rebuilt = run(&["arena", "replay", file.to_str().unwrap(), "--input-of", "0"]);
-    let input = dir.path().join("p0.stdin.txt");
-    fs::write(&input, &rebuilt.stdout).unwrap();
-    let last = replay["turns"].as_array().unwrap().len() - 1;
-    for turn in [0, last / 2, last] {
-        let output = ysai(&["--ai", "greedy", "-t", &turn.to_string()])
-            .stdin(fs::File::open(&input).unwrap())
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8(output.stdout).unwrap();
-        let answer = stdout.lines().nth(1).unwrap_or_default();
-        assert_eq!(answer, replay["turns"][turn]["moves"][0], "turn {turn}");
-    }
+    let turns = replay["turns"].as_array().unwrap();
+    assert_greedy_answers_as_recorded(&dir.path().join("p0.txt"), turns);
 
     // A replay that does not record its time control needs --tc, and says so.
     let mut old = replay.clone();

@@ -82,7 +82,9 @@ fn page_data(replay: &Replay) -> Result<PageData, String> {
                 record.turn
             ));
         }
-        let pack = pack_of(replay, index).ok_or_else(|| format!("no pack for turn {index}"))?;
+        let pack = replay
+            .pack(index)
+            .ok_or_else(|| format!("no pack for turn {index}"))?;
         let actions = [recorded_action(record, 0)?, recorded_action(record, 1)?];
         let frames = [0, 1].map(|p| chain_frames(&states[p], pack, actions[p]));
         let prepared = PreparedPack::new(pack);
@@ -103,13 +105,6 @@ fn page_data(replay: &Replay) -> Result<PageData, String> {
         turns,
         result: result_text(replay),
     })
-}
-
-fn pack_of(replay: &Replay, turn: usize) -> Option<Pack> {
-    replay
-        .packs
-        .get(turn)
-        .map(|&[top, bottom]| Pack::new(top, bottom))
 }
 
 /// The action the referee played for `player`: a player without a valid command (the game's
@@ -425,7 +420,7 @@ mod tests {
         let data = page_data(&replay).unwrap();
         let mut states = [PlayerState::default(); 2];
         for (turn, &action) in moves.iter().enumerate() {
-            let pack = pack_of(&replay, turn).unwrap();
+            let pack = replay.pack(turn).unwrap();
             let expected = states.each_ref().map(|s| oracle_longest_chain(s, pack));
             assert_eq!(data.turns[turn].best, expected, "turn {turn}");
             play_turn::<Shift>(&mut states, &PreparedPack::new(pack), [action; 2]);

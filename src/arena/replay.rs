@@ -80,6 +80,13 @@ impl Replay {
         Ok(replay)
     }
 
+    /// The pack of `turn`, if the replay has one.
+    pub fn pack(&self, turn: usize) -> Option<Pack> {
+        self.packs
+            .get(turn)
+            .map(|&[top, bottom]| Pack::new(top, bottom))
+    }
+
     /// The names the two players are shown by.
     pub fn shown_names(&self) -> [String; 2] {
         self.players
@@ -96,10 +103,8 @@ impl Replay {
 /// The stdin `player` was sent: the packs, then every turn's input from its side. The clock
 /// lines are rebuilt from the recorded thinking times at `tc`, to within a millisecond.
 pub fn input_of(replay: &Replay, player: usize, tc: TimeControl) -> Result<String, String> {
-    let packs: Vec<Pack> = replay
-        .packs
-        .iter()
-        .map(|&[top, bottom]| Pack::new(top, bottom))
+    let packs: Vec<Pack> = (0..replay.packs.len())
+        .filter_map(|turn| replay.pack(turn))
         .collect();
     let packs: &[Pack; PACKS_PER_GAME] = packs
         .as_slice()
@@ -157,15 +162,9 @@ pub fn resimulate(replay: &Replay) -> Result<(), String> {
             return Ok(());
         };
         let pack = replay
-            .packs
-            .get(index)
+            .pack(index)
             .ok_or_else(|| format!("no pack for turn {index}"))?;
-        let [top, bottom] = *pack;
-        play_turn::<Shift>(
-            &mut states,
-            &PreparedPack::new(Pack::new(top, bottom)),
-            actions,
-        );
+        play_turn::<Shift>(&mut states, &PreparedPack::new(pack), actions);
         for player in 0..2 {
             if StateRecord::of(&states[player]) != turn.state[player] {
                 return Err(format!(
