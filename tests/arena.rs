@@ -1110,9 +1110,10 @@ fn the_beam_player_fires_first_against_greedy_at_a_short_time_control_without_lo
     // The chain builder alone has no defence once its chain is gone: whether it then outlasts
     // greedy's small chains depends on how wide its clock let the beams grow on this machine.
     // What it guarantees is the plan itself, fired long before greedy builds one, in time.
-    // The node budget keeps the opening plan the same on a slow build or a busy machine: with
-    // only a deadline, the scalar build beside another job narrowed it until no 10-chain was
-    // left, where alone it fired on turn 10. With the budget the plan fires by turn 16.
+    // The node budget keeps the opening plan from shrinking on a slow build or a busy machine
+    // (its deadline still applies, but is not reached): with only a deadline, the scalar build
+    // beside two busy processes narrowed it until no 10-chain was left, where alone it fired
+    // on turn 10. With the budget it fired on turn 16 there, on 10 or 12 on a quiet machine.
     let beam = "beam -bw 1500 -bcw 500 -bd 14 -bcm 10 -bcm- -1 -bcm2 14 -bminx 2 -bmaxx 6 \
                 --beam-nodes 20000";
     let line = one_game_alone(beam, "greedy", "30000+2000");
