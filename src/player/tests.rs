@@ -1,5 +1,5 @@
 use super::*;
-use crate::params::{OpeningBeamFlags, PlanTargetFlags, TurnBeamFlags};
+use crate::params::{OpeningBeamFlags, PlanTargetFlags, TurnBeamFlags, TurnBeamLimitFlags};
 use crate::sim::{Field, Pack, PlayerState, PreparedPack, Shift};
 
 fn field(rows: &[&str]) -> Field {
@@ -116,6 +116,8 @@ fn random_player_is_reproducible_legal_and_uses_every_action() {
     );
 }
 
+/// Beams held to nodes, with times far beyond what those nodes take: on a busy machine a
+/// deadline would end a beam early and the game would depend on the clock.
 fn beam_params(fire_chain: i32) -> crate::params::Params {
     crate::params::Params {
         opening: OpeningBeamFlags {
@@ -123,7 +125,12 @@ fn beam_params(fire_chain: i32) -> crate::params::Params {
             beam_chain_width: 20,
             beam_depth: 8,
             beam_nodes: 4_000,
+            first_time_limit_ms: 20_000,
             ..crate::params::Params::default().opening
+        },
+        turn_beam_limits: TurnBeamLimitFlags {
+            next_beam_time_ms: 20_000,
+            ..crate::params::Params::default().turn_beam_limits
         },
         target: PlanTargetFlags {
             beam_chain_max: fire_chain,
