@@ -3,7 +3,8 @@ turn on which the plan was not simply followed (Counter, HoldFire, Replan, ...) 
 due, or whether it fired as planned; with whether p1 had fired its first chain of 10 or more
 before, on or after that turn, and the games p0 won. Then, for the counter plans that replaced
 it before p1 fired, on a threat of 45 ojama (a 12-chain on offer) with the plan one to three
-turns from its fire: when p1 fired, against the turn the plan was due.
+turns from its fire: when p1 fired, against the turn the plan was due. The mean turn the
+turn-0 plans were due on is printed with their count.
 
 Usage: python3 plan-fate.py REPLAY_DIR...
 """
@@ -18,6 +19,7 @@ LINE = re.compile(r"(\w+) (-?\d+ \d+|S) plan (\S+)(?: moves to (\d+))?.*threat (
 
 def main(folders):
     fate, won = collections.Counter(), collections.Counter()
+    dues = []
     late, late_won = collections.Counter(), collections.Counter()
     for folder in folders:
         for path in sorted(glob.glob(f"{folder}/game-*.json")):
@@ -28,6 +30,7 @@ def main(folders):
             if not first or first.group(3) == "-":
                 continue
             due = int(first.group(3))  # moves left after turn 0's: the fire is on turn `due`
+            dues.append(due)
             p1_fired = next((t for t, x in enumerate(turns) if x["chains"][1] >= 10), None)
             kind = "no line"
             for turn in range(1, min(due + 1, len(turns))):
@@ -49,7 +52,8 @@ def main(folders):
                     kind = "fired as planned" if turns[turn]["chains"][0] >= 10 else "due, no chain"
             fate[kind] += 1
             won[kind] += p0_won
-    print(f"{sum(fate.values())} games with a turn-0 plan:")
+    print(f"{sum(fate.values())} games with a turn-0 plan, due on turn {sum(dues) / len(dues):.2f} "
+          "on average:")
     for kind, n in fate.most_common():
         print(f"  {kind}: {n} (p0 won {won[kind]})")
     print("counter plans on a threat of 45, the plan 1 to 3 turns from its fire, p1 not yet fired:")
