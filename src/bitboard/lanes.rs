@@ -7,7 +7,7 @@
 //! store buffer cannot forward; with a lane per column, gravity is a per-lane shift and the
 //! whole field stays in registers from the first step to the last.
 
-use super::{BitBoard, COLUMN_MASK, WIDTH};
+use super::{BitBoard, ColumnLanes, COLUMN_MASK, WIDTH};
 use std::arch::x86_64::*;
 
 /// Bytes per column in a packed board.
@@ -66,12 +66,6 @@ fn sideways(spread: __m512i) -> (__m512i, __m512i) {
 pub struct LaneBoard(__m512i);
 
 impl LaneBoard {
-    #[inline]
-    pub fn zero() -> Self {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        LaneBoard(unsafe { _mm512_setzero_si512() })
-    }
-
     /// Every cell of the 10 x 19 grid.
     #[inline]
     fn grid() -> Self {
@@ -85,17 +79,6 @@ impl LaneBoard {
     }
 
     #[inline]
-    pub fn from_board(board: BitBoard) -> Self {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs); the index table is
-        // 64 bytes.
-        unsafe {
-            let index = _mm512_loadu_si512(SPREAD.as_ptr().cast());
-            let packed = _mm512_zextsi256_si512(board.raw);
-            LaneBoard(_mm512_permutexvar_epi8(index, packed))
-        }
-    }
-
-    #[inline]
     pub fn to_board(self) -> BitBoard {
         // SAFETY: as in `from_board`.
         unsafe {
@@ -104,113 +87,6 @@ impl LaneBoard {
             BitBoard {
                 raw: _mm512_castsi512_si256(packed),
             }
-        }
-    }
-
-    #[inline]
-    pub fn is_zero(self) -> bool {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        unsafe { _mm512_test_epi32_mask(self.0, self.0) == 0 }
-    }
-
-    /// Bit x: lane (column) x holds a cell.
-    #[inline]
-    pub fn occupied_lanes(self) -> u16 {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        unsafe { _mm512_test_epi32_mask(self.0, self.0) }
-    }
-
-    /// Whether the two sets share a cell.
-    #[inline]
-    pub fn meets(self, other: LaneBoard) -> bool {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        unsafe { _mm512_test_epi32_mask(self.0, other.0) != 0 }
-    }
-
-    #[inline]
-    pub fn or(self, other: LaneBoard) -> Self {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        LaneBoard(unsafe { _mm512_or_si512(self.0, other.0) })
-    }
-
-    /// `self | (a & b)` in one instruction.
-    #[inline]
-    pub fn or_and(self, a: LaneBoard, b: LaneBoard) -> Self {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        LaneBoard(unsafe { _mm512_ternarylogic_epi32::<0xF8>(self.0, a.0, b.0) })
-    }
-
-    /// The cells touching any cell of `self` in the 8 directions, cut to the grid, as
-    /// [`BitBoard::neighbours`] (a cell of `self` only if another touches it).
-    #[inline]
-    pub fn neighbours(self) -> Self {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        unsafe {
-            let v = self.0;
-            let beside = _mm512_or_si512(_mm512_slli_epi32::<1>(v), _mm512_srli_epi32::<1>(v));
-            let spread = _mm512_or_si512(v, beside);
-            let (from_left, from_right) = sideways(spread);
-            let around = _mm512_ternarylogic_epi32::<0xFE>(beside, from_left, from_right);
-            LaneBoard(_mm512_and_si512(around, Self::grid().0))
-        }
-    }
-
-    /// The cells of `within` that touch a cell of `self`, for two disjoint sets (with
-    /// [`LaneBoard::neighbours`] and an intersection it is two instructions more).
-    #[inline]
-    pub fn touching_in(self, within: LaneBoard) -> Self {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        unsafe {
-            let v = self.0;
-            // `self` and above and below it: `within` has no cell of `self`.
-            let spread = _mm512_ternarylogic_epi32::<0xFE>(
-                v,
-                _mm512_slli_epi32::<1>(v),
-                _mm512_srli_epi32::<1>(v),
-            );
-            let (from_left, from_right) = sideways(spread);
-            // within & (from_left | from_right), then | (within & spread)
-            let across = _mm512_ternarylogic_epi32::<0xE0>(within.0, from_left, from_right);
-            LaneBoard(_mm512_ternarylogic_epi32::<0xF8>(across, within.0, spread))
-        }
-    }
-
-    /// `self | a | b` in one instruction.
-    #[inline]
-    pub fn or3(self, a: LaneBoard, b: LaneBoard) -> Self {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        LaneBoard(unsafe { _mm512_ternarylogic_epi32::<0xFE>(self.0, a.0, b.0) })
-    }
-
-    /// The lowest cell of each column.
-    #[inline]
-    pub fn lowest(self) -> Self {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        unsafe {
-            let negated = _mm512_sub_epi32(_mm512_setzero_si512(), self.0);
-            LaneBoard(_mm512_and_si512(self.0, negated))
-        }
-    }
-
-    /// The cell of each column of `self` (single cells per column) and those above it;
-    /// nothing in an empty column.
-    #[inline]
-    pub fn and_above(self) -> Self {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        LaneBoard(unsafe { _mm512_sub_epi32(_mm512_setzero_si512(), self.0) })
-    }
-
-    /// Removes the lowest cell of `falling` (a board from [`LaneBoard::and_above`]) from each
-    /// column and moves the cells above it down one row.
-    #[inline]
-    pub fn close_gap(self, falling: LaneBoard) -> Self {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        unsafe {
-            let lowered = _mm512_srli_epi32::<1>(self.0);
-            // falling ? lowered : self
-            LaneBoard(_mm512_ternarylogic_epi32::<0xD8>(
-                self.0, lowered, falling.0,
-            ))
         }
     }
 
@@ -236,6 +112,119 @@ impl LaneBoard {
         unsafe {
             let counts = _mm512_cvtepi32_epi8(_mm512_popcnt_epi32(self.0));
             std::mem::transmute::<__m128i, [u64; 2]>(counts)
+        }
+    }
+}
+
+impl ColumnLanes for LaneBoard {
+    #[inline]
+    fn zero() -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        LaneBoard(unsafe { _mm512_setzero_si512() })
+    }
+
+    #[inline]
+    fn from_board(board: BitBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs); the index table is
+        // 64 bytes.
+        unsafe {
+            let index = _mm512_loadu_si512(SPREAD.as_ptr().cast());
+            let packed = _mm512_zextsi256_si512(board.raw);
+            LaneBoard(_mm512_permutexvar_epi8(index, packed))
+        }
+    }
+
+    #[inline]
+    fn is_zero(self) -> bool {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe { _mm512_test_epi32_mask(self.0, self.0) == 0 }
+    }
+
+    #[inline]
+    fn occupied_lanes(self) -> u16 {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe { _mm512_test_epi32_mask(self.0, self.0) }
+    }
+
+    #[inline]
+    fn meets(self, other: LaneBoard) -> bool {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe { _mm512_test_epi32_mask(self.0, other.0) != 0 }
+    }
+
+    #[inline]
+    fn or(self, other: LaneBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        LaneBoard(unsafe { _mm512_or_si512(self.0, other.0) })
+    }
+
+    #[inline]
+    fn or_and(self, a: LaneBoard, b: LaneBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        LaneBoard(unsafe { _mm512_ternarylogic_epi32::<0xF8>(self.0, a.0, b.0) })
+    }
+
+    #[inline]
+    fn neighbours(self) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe {
+            let v = self.0;
+            let beside = _mm512_or_si512(_mm512_slli_epi32::<1>(v), _mm512_srli_epi32::<1>(v));
+            let spread = _mm512_or_si512(v, beside);
+            let (from_left, from_right) = sideways(spread);
+            let around = _mm512_ternarylogic_epi32::<0xFE>(beside, from_left, from_right);
+            LaneBoard(_mm512_and_si512(around, Self::grid().0))
+        }
+    }
+
+    #[inline]
+    fn touching_in(self, within: LaneBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe {
+            let v = self.0;
+            // `self` and above and below it: `within` has no cell of `self`.
+            let spread = _mm512_ternarylogic_epi32::<0xFE>(
+                v,
+                _mm512_slli_epi32::<1>(v),
+                _mm512_srli_epi32::<1>(v),
+            );
+            let (from_left, from_right) = sideways(spread);
+            // within & (from_left | from_right), then | (within & spread)
+            let across = _mm512_ternarylogic_epi32::<0xE0>(within.0, from_left, from_right);
+            LaneBoard(_mm512_ternarylogic_epi32::<0xF8>(across, within.0, spread))
+        }
+    }
+
+    #[inline]
+    fn or3(self, a: LaneBoard, b: LaneBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        LaneBoard(unsafe { _mm512_ternarylogic_epi32::<0xFE>(self.0, a.0, b.0) })
+    }
+
+    #[inline]
+    fn lowest(self) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe {
+            let negated = _mm512_sub_epi32(_mm512_setzero_si512(), self.0);
+            LaneBoard(_mm512_and_si512(self.0, negated))
+        }
+    }
+
+    #[inline]
+    fn and_above(self) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        LaneBoard(unsafe { _mm512_sub_epi32(_mm512_setzero_si512(), self.0) })
+    }
+
+    #[inline]
+    fn close_gap(self, falling: LaneBoard) -> Self {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe {
+            let lowered = _mm512_srli_epi32::<1>(self.0);
+            // falling ? lowered : self
+            LaneBoard(_mm512_ternarylogic_epi32::<0xD8>(
+                self.0, lowered, falling.0,
+            ))
         }
     }
 }

@@ -8,6 +8,8 @@
 mod compress;
 #[cfg(ysai_avx512)]
 mod lanes;
+#[cfg(all(ysai_avx2, ysai_pext))]
+mod short_lanes;
 
 #[cfg(ysai_avx2)]
 #[path = "avx2.rs"]
@@ -19,6 +21,8 @@ mod backend;
 pub use compress::{compress_column, COMPRESS_BACKEND};
 #[cfg(ysai_avx512)]
 pub use lanes::LaneBoard;
+#[cfg(all(ysai_avx2, ysai_pext))]
+pub use short_lanes::{ShortLanes, SHORT_LANE_ROWS};
 pub use ysai_tables::{COLUMN_BITS, COLUMN_MASK, HEIGHT, WIDTH};
 
 use std::fmt;
@@ -30,9 +34,44 @@ pub const BACKEND: &str = backend::NAME;
 /// The boards the chain loop of `--neighbours shift` runs on in this build.
 pub const CHAIN_BOARDS: &str = if cfg!(ysai_avx512) {
     "avx512-lanes"
+} else if cfg!(all(ysai_avx2, ysai_pext)) {
+    "avx2-short-lanes (fields of 16 rows or fewer), packed-columns"
 } else {
     "packed-columns"
 };
+
+/// A set of cells held with one lane of a vector register per column, on which a chain runs
+/// without leaving registers: gravity is a shift within each lane, a neighbourhood a shift
+/// across lanes. The chain loop (`sim::field`) is written once over this.
+pub trait ColumnLanes: Copy {
+    fn zero() -> Self;
+    /// The cells of `board` (a caller of a kind of lanes shorter than the grid checks that
+    /// they hold every cell).
+    fn from_board(board: BitBoard) -> Self;
+    fn is_zero(self) -> bool;
+    /// Bit x: lane (column) x holds a cell.
+    fn occupied_lanes(self) -> u16;
+    /// Whether the two sets share a cell.
+    fn meets(self, other: Self) -> bool;
+    fn or(self, other: Self) -> Self;
+    /// `self | (a & b)`.
+    fn or_and(self, a: Self, b: Self) -> Self;
+    /// `self | a | b`.
+    fn or3(self, a: Self, b: Self) -> Self;
+    /// The cells touching any cell of `self` in the 8 directions, cut to the grid, as
+    /// [`BitBoard::neighbours`] (a cell of `self` only if another touches it).
+    fn neighbours(self) -> Self;
+    /// The cells of `within` that touch a cell of `self`, for two disjoint sets.
+    fn touching_in(self, within: Self) -> Self;
+    /// The lowest cell of each column.
+    fn lowest(self) -> Self;
+    /// The cell of each column of `self` (single cells per column) and those above it;
+    /// nothing in an empty column.
+    fn and_above(self) -> Self;
+    /// Removes the lowest cell of `falling` (a board from [`ColumnLanes::and_above`]) from
+    /// each column and moves the cells above it down one row.
+    fn close_gap(self, falling: Self) -> Self;
+}
 
 /// A set of cells of one field. Held in the backend's native type (a vector register with
 /// AVX2), so that copies of boards and fields are wide moves, which later wide loads can read

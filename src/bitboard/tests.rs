@@ -228,3 +228,101 @@ mod lane_boards {
         }
     }
 }
+
+/// Short lanes against the packed boards they stand for, on the rows they hold.
+#[cfg(all(ysai_avx2, ysai_pext))]
+mod short_lanes {
+    use super::*;
+
+    /// Rows 0..16 of every column.
+    const SHORT_GRID: BitBoard = in_every_column((1 << SHORT_LANE_ROWS) - 1);
+
+    fn random_short_board(rng: &mut Rng) -> BitBoard {
+        random_board(rng) & random_board(rng) & SHORT_GRID
+    }
+
+    fn lanes(board: BitBoard) -> ShortLanes {
+        ShortLanes::from_board(board)
+    }
+
+    /// The columns of short lanes, packed again.
+    fn packed(lanes: ShortLanes) -> BitBoard {
+        (0..WIDTH).fold(BitBoard::ZERO, |board, x| {
+            board.with_column_const(x, lanes.column(x))
+        })
+    }
+
+    #[test]
+    fn spreading_keeps_every_column_and_nothing_else() {
+        let mut rng = Rng::new(31);
+        for _ in 0..2000 {
+            let board = random_short_board(&mut rng);
+            let spread = lanes(board);
+            assert_eq!(packed(spread), board, "{board:?}");
+            assert_eq!(spread.count(), board.popcount(), "{board:?}");
+            assert_eq!(spread.occupied_lanes(), board.occupied_columns());
+        }
+        assert!(lanes(BitBoard::ZERO).is_zero());
+        assert!(!lanes(BitBoard::cell(0, 0)).is_zero());
+        assert!(!lanes(BitBoard::cell(9, 15)).is_zero());
+    }
+
+    #[test]
+    fn neighbours_and_touching_match_the_packed_board() {
+        let mut rng = Rng::new(32);
+        for _ in 0..2000 {
+            let board = random_short_board(&mut rng) & random_short_board(&mut rng);
+            let within = random_short_board(&mut rng).and_not(board);
+            let around = board.neighbours() & SHORT_GRID;
+            assert_eq!(packed(lanes(board).neighbours()), around, "{board:?}");
+            let touching = packed(lanes(board).touching_in(lanes(within)));
+            assert_eq!(touching, within & around, "{board:?} {within:?}");
+            assert_eq!(
+                lanes(board).meets(lanes(within)),
+                !(board & within).is_zero()
+            );
+        }
+    }
+
+    #[test]
+    fn lowest_and_above_work_per_column() {
+        let mut rng = Rng::new(33);
+        for _ in 0..2000 {
+            let board = random_short_board(&mut rng) & random_short_board(&mut rng);
+            let low = lanes(board).lowest();
+            let above = low.and_above();
+            for x in 0..WIDTH {
+                let column = board.column(x);
+                let lowest = column & column.wrapping_neg();
+                assert_eq!(low.column(x), lowest, "column {x}");
+                let expected = if column == 0 {
+                    0
+                } else {
+                    0xFFFF & !(lowest - 1)
+                };
+                assert_eq!(above.column(x), expected, "column {x}");
+            }
+        }
+    }
+
+    #[test]
+    fn closing_a_gap_drops_the_cells_above_it_one_row() {
+        let mut rng = Rng::new(34);
+        for _ in 0..2000 {
+            let board = random_short_board(&mut rng);
+            let gap_rows: [usize; WIDTH] = std::array::from_fn(|_| rng.below(16) as usize);
+            let gaps = (0..WIDTH).fold(BitBoard::ZERO, |acc, x| {
+                acc | BitBoard::cell(x, gap_rows[x])
+            });
+            let closed = lanes(board).close_gap(lanes(gaps).and_above());
+            for (x, &row) in gap_rows.iter().enumerate() {
+                let keep = COLUMN_MASK & !(1 << row);
+                assert_eq!(
+                    closed.column(x),
+                    compress_column(board.column(x), keep),
+                    "column {x}"
+                );
+            }
+        }
+    }
+}

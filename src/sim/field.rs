@@ -5,8 +5,12 @@ use super::action::DROP_COLUMNS;
 use super::neighbours::Neighbourhood;
 use super::pack::PreparedPack;
 use super::Action;
+#[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
+use crate::bitboard::ColumnLanes;
 #[cfg(ysai_avx512)]
 use crate::bitboard::LaneBoard;
+#[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
+use crate::bitboard::ShortLanes;
 use crate::bitboard::{compress_column, BitBoard, COLUMN_MASK, FLOOR, GRID, HEIGHT, WIDTH};
 use std::fmt;
 use ysai_tables::{cell_neighbours, chain_ojama, chain_score, skill_ojama, skill_score};
@@ -707,6 +711,10 @@ impl Field {
         if N::SHIFTS && !doomed.is_zero() {
             return self.chain_end_in_lanes(doomed);
         }
+        #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
+        if N::SHIFTS && !doomed.is_zero() && !self.is_dead() {
+            return self.chain_end_in_short_lanes(doomed);
+        }
         let chain = self.chain_from::<N>(doomed);
         ChainEnd {
             chain,
@@ -804,12 +812,23 @@ impl Field {
                 columns: 1 << x,
             };
         }
-        let mut field = *self;
-        let chain = field.chain_after_removing::<N>(cell);
+        let chain = self.chain_after_erasing::<N>(cell);
         Erasure {
             chains: chain.steps,
             columns: 1 << x | chain.columns,
         }
+    }
+
+    /// The chain that follows if the block `cell` vanished by itself.
+    #[inline]
+    fn chain_after_erasing<N: Neighbourhood>(&self, cell: BitBoard) -> Chain {
+        // Every field a potential erases from survived its turn: no column is above 16.
+        #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
+        if N::SHIFTS && !self.is_dead() {
+            return self.chain_after_erasing_in_lanes::<ShortLanes>(cell);
+        }
+        let mut field = *self;
+        field.chain_after_removing::<N>(cell)
     }
 
     /// Whether erasing the block at (x, y) starts no chain, read from its column and the two
@@ -894,7 +913,7 @@ impl Field {
     /// stays in registers for every step, and is packed back at the end.
     #[cfg(ysai_avx512)]
     fn chain_in_lanes(&mut self, doomed: BitBoard) -> Chain {
-        let (chain, mut boards) = self.chain_of_lanes(doomed);
+        let (chain, mut boards) = self.chain_of_lanes::<LaneBoard>(doomed);
         boards[ANY] = boards[1..]
             .iter()
             .fold(LaneBoard::zero(), |any, &b| any.or(b));
@@ -906,7 +925,7 @@ impl Field {
     /// [`Field::chain_end`] on lane boards, which are left unpacked.
     #[cfg(ysai_avx512)]
     fn chain_end_in_lanes(&self, doomed: BitBoard) -> ChainEnd {
-        let (chain, boards) = self.chain_of_lanes(doomed);
+        let (chain, boards) = self.chain_of_lanes::<LaneBoard>(doomed);
         let numbers = boards[1..OJAMA]
             .iter()
             .fold(LaneBoard::zero(), |any, &b| any.or(b));
@@ -921,25 +940,52 @@ impl Field {
 
     /// The field spread to a lane per column and the chain played on it; the block board
     /// (index [`ANY`]) is left out of the loop and empty.
-    #[cfg(ysai_avx512)]
+    #[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
     #[inline]
-    fn chain_of_lanes(&self, doomed: BitBoard) -> (Chain, [LaneBoard; 11]) {
-        let mut boards = [LaneBoard::zero(); 11];
-        for n in 1..OJAMA + 1 {
-            boards[n] = LaneBoard::from_board(self.boards[n]);
-        }
-        let mut doomed = LaneBoard::from_board(doomed);
-        let mut chain = Chain::NONE;
-        loop {
-            chain.steps += 1;
-            chain.columns |= doomed.occupied_lanes();
-            let landed = fall_in_lanes(&mut boards, doomed);
-            doomed = vanishing_in_lanes(&boards, landed);
-            if doomed.is_zero() {
-                break;
-            }
-        }
+    fn chain_of_lanes<L: ColumnLanes>(&self, doomed: BitBoard) -> (Chain, [L; 11]) {
+        let mut boards = self.spread_to_lanes();
+        let chain = chain_in_lanes(&mut boards, L::from_board(doomed));
         (chain, boards)
+    }
+
+    /// The numbered and ojama boards on lanes; the block board (index [`ANY`]) stays empty.
+    #[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
+    #[inline]
+    fn spread_to_lanes<L: ColumnLanes>(&self) -> [L; 11] {
+        let mut boards = [L::zero(); 11];
+        for n in 1..OJAMA + 1 {
+            boards[n] = L::from_board(self.boards[n]);
+        }
+        boards
+    }
+
+    /// [`Field::chain_end`] on short lanes, for a field whose columns hold 16 blocks or fewer
+    /// once the pack landed: a chain only lowers them, so none ends at 17.
+    #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
+    fn chain_end_in_short_lanes(&self, doomed: BitBoard) -> ChainEnd {
+        let (chain, boards) = self.chain_of_lanes::<ShortLanes>(doomed);
+        let numbers = boards[1..OJAMA]
+            .iter()
+            .fold(ShortLanes::zero(), |any, &b| any.or(b));
+        ChainEnd {
+            chain,
+            number_blocks: numbers.count(),
+            dead_columns: 0,
+        }
+    }
+
+    /// [`Field::erasure`]'s chain on lanes: the erased cell's column falls, and the chain
+    /// runs from what that made meet.
+    #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
+    #[inline]
+    fn chain_after_erasing_in_lanes<L: ColumnLanes>(&self, cell: BitBoard) -> Chain {
+        let mut boards = self.spread_to_lanes::<L>();
+        let landed = fall_in_lanes(&mut boards, L::from_board(cell));
+        let doomed = vanishing_in_lanes(&boards, landed);
+        if doomed.is_zero() {
+            return Chain::NONE;
+        }
+        chain_in_lanes(&mut boards, doomed)
     }
 
     /// [`Field::chain_from`] on the packed boards, a column at a time.
@@ -1012,12 +1058,28 @@ impl Field {
     }
 }
 
+/// The chain whose first step removes `doomed` from lane boards: vanish, fall, repeat.
+#[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
+#[inline]
+fn chain_in_lanes<L: ColumnLanes>(boards: &mut [L; 11], mut doomed: L) -> Chain {
+    let mut chain = Chain::NONE;
+    loop {
+        chain.steps += 1;
+        chain.columns |= doomed.occupied_lanes();
+        let landed = fall_in_lanes(boards, doomed);
+        doomed = vanishing_in_lanes(boards, landed);
+        if doomed.is_zero() {
+            return chain;
+        }
+    }
+}
+
 /// Removes `doomed` from lane boards and lets everything above fall; returns the cells a
 /// block may have fallen to (from the lowest gap of each column up), where any new pair has a
 /// block.
-#[cfg(ysai_avx512)]
+#[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
 #[inline]
-fn fall_in_lanes(boards: &mut [LaneBoard; 11], doomed: LaneBoard) -> LaneBoard {
+fn fall_in_lanes<L: ColumnLanes>(boards: &mut [L; 11], doomed: L) -> L {
     // Gaps close from the bottom up, each taking its cell away and moving the gaps above it
     // down with the blocks.
     let landed = doomed.lowest().and_above();
@@ -1036,10 +1098,10 @@ fn fall_in_lanes(boards: &mut [LaneBoard; 11], doomed: LaneBoard) -> LaneBoard {
 }
 
 /// [`Field::vanishing`] on lane boards, for the pairs with a block in `landed`.
-#[cfg(ysai_avx512)]
+#[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
 #[inline]
-fn vanishing_in_lanes(boards: &[LaneBoard; 11], landed: LaneBoard) -> LaneBoard {
-    let mut doomed = LaneBoard::zero();
+fn vanishing_in_lanes<L: ColumnLanes>(boards: &[L; 11], landed: L) -> L {
+    let mut doomed = L::zero();
     // A constant range, so that every board index is a constant and the boards stay in
     // registers.
     for n in 1..SKILL_NUMBER + 1 {
