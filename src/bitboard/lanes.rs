@@ -78,18 +78,6 @@ impl LaneBoard {
         }
     }
 
-    #[inline]
-    pub fn to_board(self) -> BitBoard {
-        // SAFETY: as in `from_board`.
-        unsafe {
-            let index = _mm512_loadu_si512(GATHER.as_ptr().cast());
-            let packed = _mm512_permutexvar_epi8(index, self.0);
-            BitBoard {
-                raw: _mm512_castsi512_si256(packed),
-            }
-        }
-    }
-
     /// Every cell of the set.
     #[inline]
     pub fn count(self) -> u32 {
@@ -104,19 +92,30 @@ impl LaneBoard {
         unsafe { _mm512_test_epi32_mask(self.0, _mm512_set1_epi32(1 << y)) }
     }
 
-    /// Cells per column, as [`crate::sim::Field`] keeps its heights: byte `x` of 16 bytes,
-    /// read as two little-endian words.
+}
+
+impl ColumnLanes for LaneBoard {
     #[inline]
-    pub fn column_counts(self) -> [u64; 2] {
+    fn column_counts(self) -> [u64; 2] {
         // SAFETY: AVX-512 is enabled for this build (see the module docs).
         unsafe {
             let counts = _mm512_cvtepi32_epi8(_mm512_popcnt_epi32(self.0));
             std::mem::transmute::<__m128i, [u64; 2]>(counts)
         }
     }
-}
 
-impl ColumnLanes for LaneBoard {
+    #[inline]
+    fn to_board(self) -> BitBoard {
+        // SAFETY: as in `from_board`.
+        unsafe {
+            let index = _mm512_loadu_si512(GATHER.as_ptr().cast());
+            let packed = _mm512_permutexvar_epi8(index, self.0);
+            BitBoard {
+                raw: _mm512_castsi512_si256(packed),
+            }
+        }
+    }
+
     #[inline]
     fn zero() -> Self {
         // SAFETY: AVX-512 is enabled for this build (see the module docs).

@@ -48,6 +48,11 @@ pub trait ColumnLanes: Copy {
     /// The cells of `board` (a caller of a kind of lanes shorter than the grid checks that
     /// they hold every cell).
     fn from_board(board: BitBoard) -> Self;
+    /// The packed board.
+    fn to_board(self) -> BitBoard;
+    /// Cells per column, as `sim::Field` keeps its heights: byte `x` of 16 bytes, read as two
+    /// little-endian words.
+    fn column_counts(self) -> [u64; 2];
     fn is_zero(self) -> bool;
     /// Bit x: lane (column) x holds a cell.
     fn occupied_lanes(self) -> u16;

@@ -44,6 +44,51 @@ const SPREAD: [u8; 32] = {
     index
 };
 
+/// Per 16-byte half, the lane byte each packed byte takes; 0x80 is zero. Byte 15 of the
+/// packed board (column 5's first) lies in the other half and is brought over apart.
+const GATHER: [u8; 32] = {
+    let mut index = [0x80; 32];
+    let mut x = 0;
+    while x < WIDTH {
+        let mut byte = 0;
+        while byte < 2 {
+            let packed = PACKED_BYTES * x + byte;
+            let lane_byte = 2 * (FIRST_LANE + x) + byte;
+            if packed < 15 || packed >= 16 {
+                // Both in the same half: relative positions within it.
+                index[packed] = (lane_byte % 16) as u8;
+            }
+            byte += 1;
+        }
+        x += 1;
+    }
+    index
+};
+
+/// The low byte of each column's lane, in column order within each half: columns 0..4 at
+/// bytes 0..4 of the lower half, columns 5..9 at bytes 0..4 of the upper one.
+const LOW_BYTES: [u8; 32] = {
+    let mut index = [0x80; 32];
+    let mut k = 0;
+    while k < HALF_COLUMNS {
+        index[k] = (2 * (FIRST_LANE + k)) as u8;
+        index[16 + k] = (2 * k) as u8;
+        k += 1;
+    }
+    index
+};
+
+/// Bits set in each 4-bit value, for a byte-wise population count.
+const NIBBLE_COUNTS: [u8; 32] = {
+    let mut counts = [0; 32];
+    let mut i = 0;
+    while i < 32 {
+        counts[i] = (i % 16).count_ones() as u8;
+        i += 1;
+    }
+    counts
+};
+
 /// Bit 2L of a byte mask: lane L; the bits of the column lanes, in column order.
 const COLUMN_LANE_BITS: u32 = {
     let mut bits = 0;
@@ -102,6 +147,7 @@ impl ShortLanes {
         u32::from(lanes[FIRST_LANE + x])
     }
 
+
     /// Every cell of the set.
     #[inline]
     pub fn count(self) -> u32 {
@@ -112,6 +158,48 @@ impl ShortLanes {
 }
 
 impl ColumnLanes for ShortLanes {
+    #[inline]
+    fn column_counts(self) -> [u64; 2] {
+        // SAFETY: AVX2 is enabled for this build (see the module docs); the tables are 32
+        // bytes.
+        unsafe {
+            let nibbles = _mm256_set1_epi8(0x0F);
+            let counts = _mm256_loadu_si256(NIBBLE_COUNTS.as_ptr().cast());
+            let low = _mm256_shuffle_epi8(counts, _mm256_and_si256(self.0, nibbles));
+            let high_nibbles = _mm256_and_si256(_mm256_srli_epi16::<4>(self.0), nibbles);
+            let bytes = _mm256_add_epi8(low, _mm256_shuffle_epi8(counts, high_nibbles));
+            // The low byte of each lane: the count of the whole lane.
+            let lanes = _mm256_add_epi8(bytes, _mm256_srli_epi16::<8>(bytes));
+            let index = _mm256_loadu_si256(LOW_BYTES.as_ptr().cast());
+            let gathered = _mm256_shuffle_epi8(lanes, index);
+            let first = _mm_cvtsi128_si64(_mm256_castsi256_si128(gathered)) as u64;
+            let second = _mm_cvtsi128_si64(_mm256_extracti128_si256::<1>(gathered)) as u64;
+            // Columns 0..4 from the lower half, 5..9 from the upper one.
+            [first | second << 40, second >> 24]
+        }
+    }
+
+    #[inline]
+    fn to_board(self) -> BitBoard {
+        // SAFETY: AVX2 is enabled for this build (see the module docs); the tables are 32
+        // bytes.
+        unsafe {
+            let v = self.0;
+            let index = _mm256_loadu_si256(GATHER.as_ptr().cast());
+            let halves = _mm256_shuffle_epi8(v, index);
+            // Packed byte 15 is lane byte 16: the register one byte down, across the halves.
+            let upper_down = _mm256_permute2x128_si256::<0x81>(v, v);
+            let one_down = _mm256_alignr_epi8::<1>(upper_down, v);
+            let byte_15 = _mm256_setr_epi8(
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                0, 0, 0, 0, 0,
+            );
+            BitBoard {
+                raw: _mm256_or_si256(halves, _mm256_and_si256(one_down, byte_15)),
+            }
+        }
+    }
+
     #[inline]
     fn zero() -> Self {
         // SAFETY: AVX2 is enabled for this build (see the module docs).

@@ -253,12 +253,22 @@ mod short_lanes {
     }
 
     #[test]
-    fn spreading_keeps_every_column_and_nothing_else() {
+    fn spreading_and_packing_keep_every_column_and_nothing_else() {
         let mut rng = Rng::new(31);
         for _ in 0..2000 {
             let board = random_short_board(&mut rng);
             let spread = lanes(board);
             assert_eq!(packed(spread), board, "{board:?}");
+            assert_eq!(spread.to_board(), board, "{board:?}");
+            let heights: Vec<u8> = spread
+                .column_counts()
+                .iter()
+                .flat_map(|word| word.to_le_bytes())
+                .collect();
+            let expected: Vec<u8> = (0..16)
+                .map(|x| (x < WIDTH).then(|| board.column(x).count_ones() as u8).unwrap_or(0))
+                .collect();
+            assert_eq!(heights, expected, "{board:?}");
             assert_eq!(spread.count(), board.popcount(), "{board:?}");
             assert_eq!(spread.occupied_lanes(), board.occupied_columns());
         }

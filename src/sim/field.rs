@@ -904,20 +904,22 @@ impl Field {
         }
         #[cfg(ysai_avx512)]
         if N::SHIFTS {
-            return self.chain_in_lanes(doomed);
+            return self.chain_in_lanes::<LaneBoard>(doomed);
+        }
+        #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
+        if N::SHIFTS && !self.is_dead() {
+            return self.chain_in_lanes::<ShortLanes>(doomed);
         }
         self.chain_by_columns::<N>(doomed)
     }
 
     /// [`Field::chain_from`] on lane boards: the field is spread to a lane per column once,
     /// stays in registers for every step, and is packed back at the end.
-    #[cfg(ysai_avx512)]
-    fn chain_in_lanes(&mut self, doomed: BitBoard) -> Chain {
-        let (chain, mut boards) = self.chain_of_lanes::<LaneBoard>(doomed);
-        boards[ANY] = boards[1..]
-            .iter()
-            .fold(LaneBoard::zero(), |any, &b| any.or(b));
-        self.boards = boards.map(LaneBoard::to_board);
+    #[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
+    fn chain_in_lanes<L: ColumnLanes>(&mut self, doomed: BitBoard) -> Chain {
+        let (chain, mut boards) = self.chain_of_lanes::<L>(doomed);
+        boards[ANY] = boards[1..].iter().fold(L::zero(), |any, &b| any.or(b));
+        self.boards = boards.map(L::to_board);
         self.heights = boards[ANY].column_counts();
         chain
     }
@@ -944,7 +946,7 @@ impl Field {
     #[inline]
     fn chain_of_lanes<L: ColumnLanes>(&self, doomed: BitBoard) -> (Chain, [L; 11]) {
         let mut boards = self.spread_to_lanes();
-        let chain = chain_in_lanes(&mut boards, L::from_board(doomed));
+        let chain = run_chain_in_lanes(&mut boards, L::from_board(doomed));
         (chain, boards)
     }
 
@@ -985,7 +987,7 @@ impl Field {
         if doomed.is_zero() {
             return Chain::NONE;
         }
-        chain_in_lanes(&mut boards, doomed)
+        run_chain_in_lanes(&mut boards, doomed)
     }
 
     /// [`Field::chain_from`] on the packed boards, a column at a time.
@@ -1061,7 +1063,7 @@ impl Field {
 /// The chain whose first step removes `doomed` from lane boards: vanish, fall, repeat.
 #[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
 #[inline]
-fn chain_in_lanes<L: ColumnLanes>(boards: &mut [L; 11], mut doomed: L) -> Chain {
+fn run_chain_in_lanes<L: ColumnLanes>(boards: &mut [L; 11], mut doomed: L) -> Chain {
     let mut chain = Chain::NONE;
     loop {
         chain.steps += 1;
@@ -1175,7 +1177,7 @@ mod tests {
     }
 
     /// About a quarter of the blocks of `field`.
-    #[cfg(ysai_avx512)]
+    #[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
     fn random_blocks(rng: &mut Rng, field: &Field) -> BitBoard {
         let words = std::array::from_fn(|_| rng.next_u64() & rng.next_u64());
         field.blocks() & BitBoard::from_words(words)
@@ -1315,8 +1317,14 @@ mod tests {
         );
     }
 
-    /// The chain loop on lane boards against the one on packed boards, from the same removals.
+    /// The lanes this build's chain loop runs on.
     #[cfg(ysai_avx512)]
+    type Lanes = LaneBoard;
+    #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
+    type Lanes = ShortLanes;
+
+    /// The chain loop on lane boards against the one on packed boards, from the same removals.
+    #[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
     #[test]
     fn chains_in_lanes_match_chains_by_columns() {
         let mut rng = Rng::new(21);
@@ -1328,7 +1336,7 @@ mod tests {
                 continue;
             }
             let (mut lanes, mut columns) = (field, field);
-            let chains = lanes.chain_in_lanes(doomed);
+            let chains = lanes.chain_in_lanes::<Lanes>(doomed);
             let expected = columns.chain_by_columns::<Shift>(doomed);
             assert_eq!((chains, lanes), (expected, columns), "{field:?}{doomed:?}");
             longer_chains += usize::from(chains.steps > 1);
