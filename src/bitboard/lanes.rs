@@ -91,7 +91,6 @@ impl LaneBoard {
         // SAFETY: AVX-512 is enabled for this build (see the module docs).
         unsafe { _mm512_test_epi32_mask(self.0, _mm512_set1_epi32(1 << y)) }
     }
-
 }
 
 impl ColumnLanes for LaneBoard {

@@ -35,7 +35,8 @@ pub const BACKEND: &str = backend::NAME;
 pub const CHAIN_BOARDS: &str = if cfg!(ysai_avx512) {
     "avx512-lanes"
 } else if cfg!(all(ysai_avx2, ysai_pext)) {
-    "avx2-short-lanes (fields of 16 rows or fewer), packed-columns"
+    // Fields with a column above 16 run on the packed columns.
+    "avx2-short-lanes"
 } else {
     "packed-columns"
 };

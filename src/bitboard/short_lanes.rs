@@ -147,7 +147,6 @@ impl ShortLanes {
         u32::from(lanes[FIRST_LANE + x])
     }
 
-
     /// Every cell of the set.
     #[inline]
     pub fn count(self) -> u32 {

@@ -266,7 +266,13 @@ mod short_lanes {
                 .flat_map(|word| word.to_le_bytes())
                 .collect();
             let expected: Vec<u8> = (0..16)
-                .map(|x| (x < WIDTH).then(|| board.column(x).count_ones() as u8).unwrap_or(0))
+                .map(|x| {
+                    if x < WIDTH {
+                        board.column(x).count_ones() as u8
+                    } else {
+                        0
+                    }
+                })
                 .collect();
             assert_eq!(heights, expected, "{board:?}");
             assert_eq!(spread.count(), board.popcount(), "{board:?}");
