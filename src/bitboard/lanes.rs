@@ -77,23 +77,21 @@ impl LaneBoard {
             ))
         }
     }
+}
 
-    /// Every cell of the set.
+impl ColumnLanes for LaneBoard {
     #[inline]
-    pub fn count(self) -> u32 {
+    fn lanes_with_row(self, y: usize) -> u16 {
+        // SAFETY: AVX-512 is enabled for this build (see the module docs).
+        unsafe { _mm512_test_epi32_mask(self.0, _mm512_set1_epi32(1 << y)) }
+    }
+
+    #[inline]
+    fn count(self) -> u32 {
         // SAFETY: AVX-512 is enabled for this build (see the module docs).
         unsafe { _mm512_reduce_add_epi32(_mm512_popcnt_epi32(self.0)) as u32 }
     }
 
-    /// Bit x: lane (column) x holds a cell in row `y`.
-    #[inline]
-    pub fn lanes_with_row(self, y: usize) -> u16 {
-        // SAFETY: AVX-512 is enabled for this build (see the module docs).
-        unsafe { _mm512_test_epi32_mask(self.0, _mm512_set1_epi32(1 << y)) }
-    }
-}
-
-impl ColumnLanes for LaneBoard {
     #[inline]
     fn column_counts(self) -> [u64; 2] {
         // SAFETY: AVX-512 is enabled for this build (see the module docs).

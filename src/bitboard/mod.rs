@@ -54,6 +54,10 @@ pub trait ColumnLanes: Copy {
     /// Cells per column, as `sim::Field` keeps its heights: byte `x` of 16 bytes, read as two
     /// little-endian words.
     fn column_counts(self) -> [u64; 2];
+    /// Every cell of the set.
+    fn count(self) -> u32;
+    /// Bit x: lane (column) x holds a cell in row `y` (never, for a row the lanes do not hold).
+    fn lanes_with_row(self, y: usize) -> u16;
     fn is_zero(self) -> bool;
     /// Bit x: lane (column) x holds a cell.
     fn occupied_lanes(self) -> u16;

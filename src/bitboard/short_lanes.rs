@@ -146,17 +146,26 @@ impl ShortLanes {
         let lanes: [u16; 16] = unsafe { std::mem::transmute(self.0) };
         u32::from(lanes[FIRST_LANE + x])
     }
+}
 
-    /// Every cell of the set.
+impl ColumnLanes for ShortLanes {
     #[inline]
-    pub fn count(self) -> u32 {
+    fn lanes_with_row(self, y: usize) -> u16 {
+        if y >= SHORT_LANE_ROWS {
+            return 0;
+        }
+        // SAFETY: AVX2 is enabled for this build (see the module docs).
+        let row = unsafe { ShortLanes(_mm256_and_si256(self.0, _mm256_set1_epi16(1 << y))) };
+        row.occupied_lanes()
+    }
+
+    #[inline]
+    fn count(self) -> u32 {
         // SAFETY: AVX2 is enabled for this build (see the module docs).
         let words: [u64; 4] = unsafe { std::mem::transmute(self.0) };
         words.iter().map(|w| w.count_ones()).sum()
     }
-}
 
-impl ColumnLanes for ShortLanes {
     #[inline]
     fn column_counts(self) -> [u64; 2] {
         // SAFETY: AVX2 is enabled for this build (see the module docs); the tables are 32

@@ -14,6 +14,22 @@ fn random_grid_board(rng: &mut Rng) -> BitBoard {
     random_board(rng) & random_board(rng) & GRID
 }
 
+/// The 16 bytes of lanes' column counts.
+#[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
+fn heights_bytes(lanes: impl ColumnLanes) -> Vec<u8> {
+    let counts = lanes.column_counts();
+    counts.iter().flat_map(|word| word.to_le_bytes()).collect()
+}
+
+/// Blocks per column of `board`, as 16 bytes (as `sim::Field` keeps its heights).
+#[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
+fn column_heights(board: BitBoard) -> Vec<u8> {
+    let height = |x| board.column(x).count_ones() as u8;
+    (0..16)
+        .map(|x| if x < WIDTH { height(x) } else { 0 })
+        .collect()
+}
+
 fn words_op(a: BitBoard, b: BitBoard, f: impl Fn(u64, u64) -> u64) -> BitBoard {
     let (a, b) = (a.words(), b.words());
     BitBoard::from_words(std::array::from_fn(|i| f(a[i], b[i])))
@@ -210,21 +226,7 @@ mod lane_boards {
         let mut rng = Rng::new(15);
         for _ in 0..500 {
             let board = random_grid_board(&mut rng);
-            let bytes: Vec<u8> = lanes(board)
-                .column_counts()
-                .iter()
-                .flat_map(|word| word.to_le_bytes())
-                .collect();
-            let expected: Vec<u8> = (0..16)
-                .map(|x| {
-                    if x < WIDTH {
-                        board.column(x).count_ones() as u8
-                    } else {
-                        0
-                    }
-                })
-                .collect();
-            assert_eq!(bytes, expected);
+            assert_eq!(heights_bytes(lanes(board)), column_heights(board));
         }
     }
 }
@@ -260,23 +262,14 @@ mod short_lanes {
             let spread = lanes(board);
             assert_eq!(packed(spread), board, "{board:?}");
             assert_eq!(spread.to_board(), board, "{board:?}");
-            let heights: Vec<u8> = spread
-                .column_counts()
-                .iter()
-                .flat_map(|word| word.to_le_bytes())
-                .collect();
-            let expected: Vec<u8> = (0..16)
-                .map(|x| {
-                    if x < WIDTH {
-                        board.column(x).count_ones() as u8
-                    } else {
-                        0
-                    }
-                })
-                .collect();
-            assert_eq!(heights, expected, "{board:?}");
+            assert_eq!(heights_bytes(spread), column_heights(board), "{board:?}");
             assert_eq!(spread.count(), board.popcount(), "{board:?}");
             assert_eq!(spread.occupied_lanes(), board.occupied_columns());
+            for y in 0..HEIGHT {
+                let with_row = (0..WIDTH).filter(|&x| board.test(x, y));
+                let expected = with_row.fold(0u16, |columns, x| columns | 1 << x);
+                assert_eq!(spread.lanes_with_row(y), expected, "row {y} of {board:?}");
+            }
         }
         assert!(lanes(BitBoard::ZERO).is_zero());
         assert!(!lanes(BitBoard::cell(0, 0)).is_zero());

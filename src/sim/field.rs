@@ -709,11 +709,11 @@ impl Field {
     fn chain_end<N: Neighbourhood>(&mut self, doomed: BitBoard) -> ChainEnd {
         #[cfg(ysai_avx512)]
         if N::SHIFTS && !doomed.is_zero() {
-            return self.chain_end_in_lanes(doomed);
+            return self.chain_end_in_lanes::<LaneBoard>(doomed);
         }
         #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
         if N::SHIFTS && !doomed.is_zero() && !self.is_dead() {
-            return self.chain_end_in_short_lanes(doomed);
+            return self.chain_end_in_lanes::<ShortLanes>(doomed);
         }
         let chain = self.chain_from::<N>(doomed);
         ChainEnd {
@@ -924,13 +924,12 @@ impl Field {
         chain
     }
 
-    /// [`Field::chain_end`] on lane boards, which are left unpacked.
-    #[cfg(ysai_avx512)]
-    fn chain_end_in_lanes(&self, doomed: BitBoard) -> ChainEnd {
-        let (chain, boards) = self.chain_of_lanes::<LaneBoard>(doomed);
-        let numbers = boards[1..OJAMA]
-            .iter()
-            .fold(LaneBoard::zero(), |any, &b| any.or(b));
+    /// [`Field::chain_end`] on lane boards, which are left unpacked. Short lanes hold a field
+    /// whose columns hold 16 blocks or fewer once the pack landed: a chain only lowers them.
+    #[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
+    fn chain_end_in_lanes<L: ColumnLanes>(&self, doomed: BitBoard) -> ChainEnd {
+        let (chain, boards) = self.chain_of_lanes::<L>(doomed);
+        let numbers = boards[1..OJAMA].iter().fold(L::zero(), |any, &b| any.or(b));
         ChainEnd {
             chain,
             number_blocks: numbers.count(),
@@ -959,21 +958,6 @@ impl Field {
             boards[n] = L::from_board(self.boards[n]);
         }
         boards
-    }
-
-    /// [`Field::chain_end`] on short lanes, for a field whose columns hold 16 blocks or fewer
-    /// once the pack landed: a chain only lowers them, so none ends at 17.
-    #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
-    fn chain_end_in_short_lanes(&self, doomed: BitBoard) -> ChainEnd {
-        let (chain, boards) = self.chain_of_lanes::<ShortLanes>(doomed);
-        let numbers = boards[1..OJAMA]
-            .iter()
-            .fold(ShortLanes::zero(), |any, &b| any.or(b));
-        ChainEnd {
-            chain,
-            number_blocks: numbers.count(),
-            dead_columns: 0,
-        }
     }
 
     /// [`Field::erasure`]'s chain on lanes: the erased cell's column falls, and the chain
