@@ -54,7 +54,7 @@ const GATHER: [u8; 32] = {
         while byte < 2 {
             let packed = PACKED_BYTES * x + byte;
             let lane_byte = 2 * (FIRST_LANE + x) + byte;
-            if packed < 15 || packed >= 16 {
+            if packed != UPPER_HALF_AT as usize {
                 // Both in the same half: relative positions within it.
                 index[packed] = (lane_byte % 16) as u8;
             }
@@ -89,6 +89,17 @@ const NIBBLE_COUNTS: [u8; 32] = {
     counts
 };
 
+/// Every bit of the column lanes.
+const GRID_LANES: [u16; 16] = {
+    let mut lanes = [0; 16];
+    let mut x = 0;
+    while x < WIDTH {
+        lanes[FIRST_LANE + x] = u16::MAX;
+        x += 1;
+    }
+    lanes
+};
+
 /// Bit 2L of a byte mask: lane L; the bits of the column lanes, in column order.
 const COLUMN_LANE_BITS: u32 = {
     let mut bits = 0;
@@ -109,34 +120,8 @@ impl ShortLanes {
     /// Every cell of the ten columns' 16 rows.
     #[inline]
     fn grid() -> Self {
-        // SAFETY: AVX2 is enabled for this build (see the module docs).
-        unsafe {
-            let lane = |l: usize| -> i16 {
-                if (FIRST_LANE..FIRST_LANE + WIDTH).contains(&l) {
-                    -1
-                } else {
-                    0
-                }
-            };
-            ShortLanes(_mm256_setr_epi16(
-                lane(0),
-                lane(1),
-                lane(2),
-                lane(3),
-                lane(4),
-                lane(5),
-                lane(6),
-                lane(7),
-                lane(8),
-                lane(9),
-                lane(10),
-                lane(11),
-                lane(12),
-                lane(13),
-                lane(14),
-                lane(15),
-            ))
-        }
+        // SAFETY: AVX2 is enabled for this build (see the module docs); the table is 32 bytes.
+        ShortLanes(unsafe { _mm256_loadu_si256(GRID_LANES.as_ptr().cast()) })
     }
 
     /// The lanes of column `x`, for tests.
