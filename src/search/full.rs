@@ -168,7 +168,7 @@ impl<'a> FullSearch<'a> {
             }
             let enemy_dead = depth < self.enemy.depth()
                 && matches!(
-                    enemy_effect(&mut child, self.enemy, depth, self.model),
+                    enemy_effect(&mut child, self.enemy, depth, self.model, &mut None),
                     Effect::Dead
                 );
             if depth >= self.enemy.depth() {
@@ -274,21 +274,21 @@ impl<'a> Worker<'a> {
     /// value, is not searched then).
     fn after_move<N: Neighbourhood>(&self, child: &mut Line, depth: usize, floor: f64) -> f64 {
         let enemy = self.search.enemy;
-        let spared = if depth < enemy.depth() {
-            match enemy_effect(child, enemy, depth, self.search.model) {
-                Effect::Dead => return DEAD_ENEMY - (depth as f64 + 1.0) * DEAD_STEP,
-                Effect::Applied { spared } => spared,
+        let mut spared = None;
+        if depth < enemy.depth() {
+            if let Effect::Dead = enemy_effect(child, enemy, depth, self.search.model, &mut spared)
+            {
+                return DEAD_ENEMY - (depth as f64 + 1.0) * DEAD_STEP;
             }
         } else {
             assume_enemy_builds(child);
-            None
-        };
+        }
         settle(child);
         let value = self.value::<N>(child, depth + 1);
-        match spared {
-            Some(mut spared) if value > floor => {
-                settle(&mut spared);
-                value.min(self.value::<N>(&mut spared, depth + 1))
+        match &mut spared {
+            Some(spared) if value > floor => {
+                settle(spared);
+                value.min(self.value::<N>(spared, depth + 1))
             }
             _ => value,
         }
@@ -323,19 +323,22 @@ fn settle(line: &mut Line) {
     offset_ojama(&mut line.me.ojama, &mut line.enemy_ojama);
 }
 
-// The line travels by value: it is made once per branch and read once, and boxing it cost an
-// allocation per branch.
-#[allow(clippy::large_enum_variant)]
+/// Whether the enemy died of my move, or took its effect.
 enum Effect {
     Dead,
-    /// The enemy's effect was applied; with a branch, the line in which it did not attack.
-    Applied {
-        spared: Option<Line>,
-    },
+    Applied,
 }
 
-/// What the enemy's best case at `depth + 1` does to my line (§9d).
-fn enemy_effect(child: &mut Line, table: &StatusTable, depth: usize, model: EnemyModel) -> Effect {
+/// The enemy's best case applied to `child`; where the enemy's attack branches, the line in
+/// which it did not attack is written to `spared`, which the caller owns: a line is about 500
+/// bytes, and returning it copied it twice more.
+fn enemy_effect(
+    child: &mut Line,
+    table: &StatusTable,
+    depth: usize,
+    model: EnemyModel,
+    spared: &mut Option<Line>,
+) -> Effect {
     let bits = child.enemy_bits;
     let next = depth + 1;
     let idx = if child.enemy_gauge >= SKILL_COST && child.enemy_skill_targets > 0 {
@@ -357,16 +360,14 @@ fn enemy_effect(child: &mut Line, table: &StatusTable, depth: usize, model: Enem
     let after = before + attack;
     let changes_rows =
         (before < OJAMA_ROW && after >= OJAMA_ROW) || (before <= -OJAMA_ROW && after > -OJAMA_ROW);
-    let mut spared = None;
     if model.branch {
         if child.assumed_attack >= SPENT_ATTACK {
             attack = 0;
         } else if changes_rows || (model.branch_on_big_attack && attack >= OJAMA_ROW) {
             child.attacked_depths += 1;
-            let mut quiet = *child;
+            let quiet = spared.insert(*child);
             quiet.spared_depths += 1;
-            learn_enemy_field(&mut quiet, &status, &without_skill);
-            spared = Some(quiet);
+            learn_enemy_field(quiet, &status, &without_skill);
         } else {
             attack = 0;
         }
@@ -381,7 +382,7 @@ fn enemy_effect(child: &mut Line, table: &StatusTable, depth: usize, model: Enem
     child.me.gauge -= gauge_loss;
     child.assumed_gauge_damage += gauge_loss;
     learn_enemy_field(child, &status, &without_skill);
-    Effect::Applied { spared }
+    Effect::Applied
 }
 
 /// What the enemy's field looks like in its best case: gauge, skill targets, blocks, ojama.
@@ -490,9 +491,8 @@ mod tests {
     fn every_move(s: &FullSearch<'_>, mut child: Line, depth: usize, branches: &mut u32) -> f64 {
         let mut spared = None;
         if depth < s.enemy.depth() {
-            match enemy_effect(&mut child, s.enemy, depth, s.model) {
-                Effect::Dead => return DEAD_ENEMY - (depth as f64 + 1.0) * DEAD_STEP,
-                Effect::Applied { spared: quiet } => spared = quiet,
+            if let Effect::Dead = enemy_effect(&mut child, s.enemy, depth, s.model, &mut spared) {
+                return DEAD_ENEMY - (depth as f64 + 1.0) * DEAD_STEP;
             }
         } else {
             assume_enemy_builds(&mut child);
