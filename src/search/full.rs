@@ -329,9 +329,9 @@ enum Effect {
     Applied,
 }
 
-/// The enemy's best case applied to `child`; where the enemy's attack branches, the line in
-/// which it did not attack is written to `spared`, which the caller owns: a line is about 500
-/// bytes, and returning it copied it twice more.
+/// What the enemy's best case at `depth + 1` does to my line (§9d). Where the enemy's attack
+/// branches, the line in which it did not attack is written to `spared`, which the caller
+/// owns: a line is about 500 bytes, and returning it copied it twice more.
 fn enemy_effect(
     child: &mut Line,
     table: &StatusTable,
