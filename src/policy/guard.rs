@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use crate::params::Params;
 use crate::search::enemy::{self, EnemyLine};
-use crate::search::eval::{EvalContext, Line, DEAD_ENEMY, DEAD_STEP, MAX_DEPTH};
+use crate::search::eval::{enemy_dead_after, EvalContext, Line, MAX_DEPTH};
 use crate::search::full::{EnemyModel, FullSearch, RootValues, LOST};
 use crate::search::timeman::search_depths;
 use crate::search::tt::TranspositionTable;
@@ -134,7 +134,7 @@ impl Guard {
 
 /// Whether `value` is a forced win within the search's horizon.
 fn wins(value: f64) -> bool {
-    value >= DEAD_ENEMY - DEAD_STEP * (MAX_DEPTH as f64 + 1.0)
+    value >= enemy_dead_after(MAX_DEPTH + 1)
 }
 
 /// The move that overrules `planned`, and why: a forced win where `planned` has none, or a
@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn a_plan_move_falls_only_to_a_forced_win_or_to_its_own_death() {
-        let win = DEAD_ENEMY - 2.0 * DEAD_STEP;
+        let win = enemy_dead_after(2);
         assert_eq!(overrule(&values(&[(A, 5.0), (B, 900.0)]), A), None);
         assert_eq!(
             overrule(&values(&[(A, 5.0), (B, win)]), A),
@@ -178,7 +178,7 @@ mod tests {
             overrule(&values(&[(A, LOST), (B, -900.0)]), A),
             Some((B, Overrule::Survive))
         );
-        let slower_win = DEAD_ENEMY - 3.0 * DEAD_STEP;
+        let slower_win = enemy_dead_after(3);
         assert_eq!(overrule(&values(&[(A, slower_win), (B, win)]), A), None);
         assert_eq!(overrule(&values(&[(A, LOST), (B, LOST)]), A), None);
         assert_eq!(overrule(&values(&[(A, 5.0), (B, win)]), B), None);

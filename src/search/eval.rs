@@ -8,9 +8,16 @@ use crate::sim::field::{DEATH_HEIGHT, OJAMA_VALUE, SKILL_NUMBER, VISIBLE_HEIGHT}
 use crate::sim::game::{GAUGE_MAX, OJAMA_ROW, SKILL_COST};
 use crate::sim::{Action, Field, PlayerState};
 
-/// Value of a line on which the enemy dies after `k` of its moves: `DEAD_ENEMY - k * DEAD_STEP`.
+/// Value of a line on which the enemy dies after `k` of its moves: `DEAD_ENEMY - k * DEAD_STEP`
+/// ([`enemy_dead_after`]).
 pub const DEAD_ENEMY: f64 = 1e20;
 pub const DEAD_STEP: f64 = 1e18;
+
+/// The value of a line on which the enemy dies after `moves` of its moves: the sooner, the
+/// higher.
+pub fn enemy_dead_after(moves: usize) -> f64 {
+    DEAD_ENEMY - moves as f64 * DEAD_STEP
+}
 /// Deepest full search; the enemy-status table is sized for it.
 pub const MAX_DEPTH: usize = 6;
 

@@ -13,9 +13,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::enemy::{StatusTable, ANY, BEFORE, NEVER};
-use super::eval::{
-    evaluate, raise_gauge, skill_worth_trying, EvalContext, Line, DEAD_ENEMY, DEAD_STEP,
-};
+use super::eval::{enemy_dead_after, evaluate, raise_gauge, skill_worth_trying, EvalContext, Line};
 use super::key::WordHasher;
 use super::timeman::Deadline;
 use super::tt::TranspositionTable;
@@ -255,7 +253,7 @@ impl<'a> Worker<'a> {
             if value > best {
                 best = value;
             }
-            if value >= DEAD_ENEMY - DEAD_STEP * (depth as f64 + 1.0) {
+            if value >= enemy_dead_after(depth + 1) {
                 break;
             }
         }
@@ -278,7 +276,7 @@ impl<'a> Worker<'a> {
         if depth < enemy.depth() {
             if let Effect::Dead = enemy_effect(child, enemy, depth, self.search.model, &mut spared)
             {
-                return DEAD_ENEMY - (depth as f64 + 1.0) * DEAD_STEP;
+                return enemy_dead_after(depth + 1);
             }
         } else {
             assume_enemy_builds(child);
@@ -481,7 +479,7 @@ mod tests {
                 child.first_chain = child.chain;
             }
             best = best.max(every_move(s, child, depth, branches));
-            if best >= DEAD_ENEMY - DEAD_STEP * (depth as f64 + 1.0) {
+            if best >= enemy_dead_after(depth + 1) {
                 break;
             }
         }
@@ -492,7 +490,7 @@ mod tests {
         let mut spared = None;
         if depth < s.enemy.depth() {
             if let Effect::Dead = enemy_effect(&mut child, s.enemy, depth, s.model, &mut spared) {
-                return DEAD_ENEMY - (depth as f64 + 1.0) * DEAD_STEP;
+                return enemy_dead_after(depth + 1);
             }
         } else {
             assume_enemy_builds(&mut child);
