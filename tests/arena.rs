@@ -331,16 +331,13 @@ fn builtin_match(dir: &Path, games: &str, extra: &[&str]) -> Run {
 
 /// As [`builtin_match`], at time control `tc`.
 fn builtin_match_at(dir: &Path, games: &str, tc: &str, extra: &[&str]) -> Run {
+    match_between(dir, ["greedy", "random --seed 5"], games, tc, extra)
+}
+
+/// A match of `players` with its results, replays and transcripts in `dir`.
+fn match_between(dir: &Path, players: [&str; 2], games: &str, tc: &str, extra: &[&str]) -> Run {
     let mut args = vec![
-        "arena",
-        "--p0",
-        "greedy",
-        "--p1",
-        "random --seed 5",
-        "--games",
-        games,
-        "--tc",
-        tc,
+        "arena", "--p0", players[0], "--p1", players[1], "--games", games, "--tc", tc,
     ];
     let paths = ["out/results.jsonl", "replays", "transcripts"].map(|p| dir.join(p));
     let flags = ["--results", "--replays", "--transcripts"];
@@ -538,7 +535,11 @@ fn replay_command_shows_and_checks_a_game() {
 #[test]
 fn a_replay_gives_back_the_input_each_player_was_sent() {
     let dir = TempDir::new().unwrap();
-    builtin_match_at(dir.path(), "1", "600000+20000", &[]);
+    // An opponent that thinks: greedy and random answer in microseconds, and on a fast
+    // machine a whole game of theirs moves the clock by less than the millisecond a rebuilt
+    // clock line may be off by.
+    let players = ["greedy", "self --threads 1 --turn-ms 100"];
+    match_between(dir.path(), players, "1", "600000+20000", &[]);
     let file = dir.path().join("replays/game-000000.json");
     let replay: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(replay["tc"], "600000+20000");
