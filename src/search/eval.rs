@@ -18,6 +18,7 @@ pub const DEAD_STEP: f64 = 1e18;
 pub fn enemy_dead_after(moves: usize) -> f64 {
     DEAD_ENEMY - moves as f64 * DEAD_STEP
 }
+
 /// Deepest full search; the enemy-status table is sized for it.
 pub const MAX_DEPTH: usize = 6;
 
