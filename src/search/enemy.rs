@@ -715,6 +715,51 @@ mod tests {
         }
     }
 
+    /// Every last-ply drop a line reads off its parent's does what playing it on the line's
+    /// field does, the line's own columns counted.
+    #[test]
+    fn a_last_ply_drop_read_off_the_parent_is_the_lines_own() {
+        let mut kept = 0;
+        for position in crate::bench::bench_positions() {
+            let root = EnemyLine::root(&position.me, 0, 0, 0);
+            let (pack, next) = (&position.packs[0], &position.packs[1]);
+            let drops = last_ply_drops::<Shift>(&root.me.field, next);
+            let parent = ParentRef {
+                drops: &drops,
+                field: &root.me.field,
+            };
+            for action in Action::ALL {
+                let Some(mut line) = root.play::<Shift>(pack, action) else {
+                    continue;
+                };
+                line.drop_rows(1);
+                let (drops, changed) = parent.beside(&line.me.field);
+                for (drop, &action_after) in drops.iter().zip(Action::drops()) {
+                    let Action::Drop { x, rot } = action_after else {
+                        continue;
+                    };
+                    if !acts_apart(drop.columns, changed) {
+                        continue;
+                    }
+                    let mut field = line.me.field;
+                    let result = field.drop_pack::<Shift>(next, x, rot);
+                    let name = position.name;
+                    assert_eq!(drop.result, result, "{name}: {action} then {action_after}");
+                    if !result.dead {
+                        let counts = drop.field.counts_with_columns_of(&line.me.field, changed);
+                        assert_eq!(
+                            counts,
+                            field.counts(),
+                            "{name}: {action} then {action_after}"
+                        );
+                    }
+                    kept += 1;
+                }
+            }
+        }
+        assert!(kept > 1000, "{kept} drops read off the parent");
+    }
+
     #[test]
     fn the_table_does_not_change_the_summary() {
         let packs = packs(6);
