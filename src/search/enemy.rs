@@ -352,6 +352,19 @@ struct LastPlyDrop {
     field: CountedBoards,
 }
 
+impl LastPlyDrop {
+    /// What this drop, played on the parent's field, does on `field` (which differs from the
+    /// parent's in the `changed` columns), that field's own columns counted; `None` where the
+    /// drop came near a changed column and must be played.
+    #[inline]
+    fn beside(&self, field: &Field, changed: u16) -> Option<(FieldCounts, MoveResult)> {
+        acts_apart(self.columns, changed).then(|| {
+            let counts = self.field.counts_with_columns_of(field, changed);
+            (counts, self.result)
+        })
+    }
+}
+
 /// The last ply's drops on `field`, in [`Action::drops`] order.
 fn last_ply_drops<N: Neighbourhood>(field: &Field, pack: &PreparedPack) -> Vec<LastPlyDrop> {
     Action::drops()
@@ -479,14 +492,8 @@ impl Search<'_> {
                 }
                 continue;
             };
-            // The parent's drop, with this line's own columns, where it did the same here.
-            let kept = parent.and_then(|(drops, changed)| {
-                let drop = &drops[i - 1];
-                acts_apart(drop.columns, changed).then(|| {
-                    let counts = drop.field.counts_with_columns_of(&line.me.field, changed);
-                    (counts, drop.result)
-                })
-            });
+            let kept =
+                parent.and_then(|(drops, changed)| drops[i - 1].beside(&line.me.field, changed));
             let (counts, result) = kept.unwrap_or_else(|| {
                 let mut field = line.me.field;
                 let result = field.drop_pack::<N>(pack, x, rot);
@@ -738,20 +745,16 @@ mod tests {
                     let Action::Drop { x, rot } = action_after else {
                         continue;
                     };
-                    if !acts_apart(drop.columns, changed) {
+                    let Some((counts, kept_result)) = drop.beside(&line.me.field, changed) else {
                         continue;
-                    }
+                    };
                     let mut field = line.me.field;
                     let result = field.drop_pack::<Shift>(next, x, rot);
                     let name = position.name;
-                    assert_eq!(drop.result, result, "{name}: {action} then {action_after}");
+                    assert_eq!(kept_result, result, "{name}: {action} then {action_after}");
                     if !result.dead {
-                        let counts = drop.field.counts_with_columns_of(&line.me.field, changed);
-                        assert_eq!(
-                            counts,
-                            field.counts(),
-                            "{name}: {action} then {action_after}"
-                        );
+                        let played = field.counts();
+                        assert_eq!(counts, played, "{name}: {action} then {action_after}");
                     }
                     kept += 1;
                 }
