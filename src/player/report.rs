@@ -120,7 +120,10 @@ fn buckets(result: &BeamResult) -> String {
     for (depth, buckets) in result.buckets.iter().enumerate() {
         let _ = write!(out, "  depth {:>2}:", depth + 1);
         for b in buckets {
-            let _ = write!(out, " c{} {}/{} {}", b.chain, b.kept, b.nodes, b.best);
+            let best = b
+                .best
+                .map_or_else(|| "-".to_string(), |best| best.to_string());
+            let _ = write!(out, " c{} {}/{} {best}", b.chain, b.kept, b.nodes);
         }
         out.push('\n');
     }
@@ -180,7 +183,7 @@ mod tests {
                     chain: 3,
                     nodes: 20,
                     kept: 5,
-                    best: 900,
+                    best: Some(900),
                 }],
                 vec![],
             ],

@@ -77,6 +77,7 @@ pub fn search_fires<N: Neighbourhood>(
         stop: true,
     });
     config.stop_chain = None;
+    config.choose_plan = false;
     config.fit_deadline = search.widen.then_some(FIT_DEPTH.min(config.depth));
     let mut fires = Fires::default();
     let mut notes = Vec::new();

@@ -9,7 +9,10 @@
 //! A depth runs in three parallel passes over compact records, never over stored fields:
 //! 1. every move of every frontier node is played, giving a key (field, turn, stocks);
 //! 2. duplicates are removed, keeping the copy with the best path, then the stable key;
-//! 3. each remaining child is played again and its 36 next moves are tried (the evaluation).
+//! 3. each remaining child is played again and its 36 next moves are tried (the evaluation);
+//! 4. under the potential rank, the children of the buckets that keep some of their nodes
+//!    are played once more and ranked by potential (most of a child's cost, which the
+//!    buckets no frontier takes from are spared).
 //!
 //! Only the nodes selected for the next depth are materialised. Ties are broken by the key,
 //! then by parent and move, so that under a node budget the result does not depend on the
@@ -23,7 +26,7 @@ use rayon::prelude::*;
 use ysai_tables::{chain_ojama, MAX_CHAIN};
 
 use super::key::WordHasher;
-use super::potential::{self, erase_potential_beside, Erasures};
+use super::potential::{self, erase_potential};
 use super::timeman::Deadline;
 use crate::sim::game::{offset_ojama, OJAMA_ROW, SKILL_COST};
 use crate::sim::{Action, DropOutcome, Field, Neighbourhood, PlayerState, PreparedPack};
@@ -36,6 +39,9 @@ const CUTOFF_HEIGHT: u8 = 14;
 const SKILL_BUCKETS: u32 = 82;
 /// Total of a node none of whose next moves survives.
 const NO_MOVE_TOTAL: i64 = -100_000;
+/// Total of a potential-ranked child whose potential was not worked out (yet): its bucket
+/// keeps none of its nodes, or no depth follows and no plan is chosen among them.
+const UNRANKED: i64 = i64::MIN;
 
 /// The chain the beam aims for, and what happens when it is first available.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,6 +131,10 @@ pub struct BeamConfig {
     /// is left). On a slower machine the beam then reaches its depth on fewer nodes instead of
     /// stopping halfway with a short plan. `None`: never narrowed.
     pub fit_deadline: Option<usize>,
+    /// End by choosing the plan among the last depth's nodes (`plan`, `best_chain`,
+    /// `best_fire`). A search that reads only `fires` leaves it out, and then the last
+    /// depth's potentials below its top bucket are never worked out.
+    pub choose_plan: bool,
 }
 
 impl BeamConfig {
@@ -145,6 +155,7 @@ impl BeamConfig {
             deadline: None,
             node_budget: None,
             fit_deadline: None,
+            choose_plan: true,
         }
     }
 
@@ -226,8 +237,9 @@ pub struct Bucket {
     /// Nodes in the bucket, and how many of them go on to the next depth.
     pub nodes: u32,
     pub kept: u32,
-    /// The rank of its best node.
-    pub best: i64,
+    /// The rank of its best node; `None` where a potential-ranked bucket was not ranked: it
+    /// keeps no node, or no depth follows and it is not the top one.
+    pub best: Option<i64>,
 }
 
 impl BeamResult {
@@ -357,11 +369,9 @@ fn drop_outcomes<N: Neighbourhood>(field: &Field, pack: &PreparedPack) -> DropOu
     })
 }
 
-/// What a frontier node's field gave the rank: the next pack's drops and, for the potential
-/// rank, every erasure.
+/// What a frontier node's field gave the rank: the next pack's drops.
 struct ParentWork {
     drops: DropOutcomes,
-    erasures: Option<Erasures>,
 }
 
 /// A child's parent's work, and the columns in which the child's field differs from the
@@ -434,10 +444,8 @@ fn evaluate<N: Neighbourhood>(
     child.fire = best.fire;
     child.path_chain = child.path_chain.max(best.chain);
     if eval == BeamEval::Potential {
-        let field = &node.state.field;
-        let erasures = reference.and_then(|r| Some((r.parent.erasures.as_ref()?, r.changed)));
-        let potential = erase_potential_beside::<N>(field, erasures);
-        child.total = potential::score(field, chain_ojama(potential.chain));
+        // Ranked later, and only where a bucket keeps some of its nodes.
+        child.total = UNRANKED;
         return;
     }
     let path_part = chain_ojama(u32::from(child.path_chain)) * 1000;
@@ -445,6 +453,14 @@ fn evaluate<N: Neighbourhood>(
         (true, HeightCutoff::Qualifier) => 0,
         _ => path_part + best.score,
     };
+}
+
+/// The potential rank of a child whose lookahead is known: the longest chain one erased
+/// block starts, and the field's shape.
+fn rank_by_potential<N: Neighbourhood>(child: &mut Child, node: &Node) {
+    let field = &node.state.field;
+    let potential = erase_potential::<N>(field);
+    child.total = potential::score(field, chain_ojama(potential.chain));
 }
 
 /// Skill-mode rank (§9a.5): what the skill would destroy, weighed by how full the gauge is.
@@ -484,7 +500,6 @@ fn parent_work<N: Neighbourhood>(
             let field = &node.state.field;
             Some(ParentWork {
                 drops: drop_outcomes::<N>(field, pack),
-                erasures: (eval == BeamEval::Potential).then(|| Erasures::of::<N>(field)),
             })
         })
         .collect()
@@ -505,11 +520,14 @@ pub struct Beam<'a, N: Neighbourhood> {
     drops: Vec<Action>,
     progress: Progress,
     levels: Vec<Level>,
-    /// The children of the deepest level, ranked as [`rank_by_bucket`] says.
+    /// The children of the deepest level, ranked as [`sort_buckets`] says.
     candidates: Vec<Child>,
     result: BeamResult,
     /// What the last depth cost, which the widths of the depths to come are fitted to.
     last_cost: Option<DepthCost>,
+    /// Ranks every child by potential, also in buckets that keep none: the reference that
+    /// ranking only the kept buckets is checked against.
+    rank_every_bucket: bool,
     neighbours: std::marker::PhantomData<N>,
 }
 
@@ -551,6 +569,7 @@ impl<N: Neighbourhood> Clone for Beam<'_, N> {
             candidates: self.candidates.clone(),
             result: self.result.clone(),
             last_cost: self.last_cost,
+            rank_every_bucket: self.rank_every_bucket,
             neighbours: std::marker::PhantomData,
         }
     }
@@ -579,6 +598,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
                 ..BeamResult::default()
             },
             last_cost: None,
+            rank_every_bucket: false,
             neighbours: std::marker::PhantomData,
         };
         beam.candidates = beam.start();
@@ -594,7 +614,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
     /// Searches one more depth; returns whether another one may follow.
     pub fn step(&mut self) -> bool {
         let depth = self.result.depth;
-        if depth >= self.config.depth.min(self.root.packs.len()) || self.budget_spent() {
+        if self.at_its_end() {
             return false;
         }
         if self.progress.out_of_time() {
@@ -613,12 +633,15 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
             self.result.timed_out = self.progress.out_of_time();
             return false;
         }
+        self.result.depth = depth + 1;
+        let stop = self.record(&mut children, depth + 1);
+        if self.rank_every_bucket || !(stop || self.at_its_end()) {
+            self.rank_kept_buckets(&mut children, depth);
+        }
         self.last_cost = Some(DepthCost {
             took: began.elapsed(),
             frontier: self.levels.last().map_or(0, |level| level.nodes.len()),
         });
-        self.result.depth = depth + 1;
-        let stop = self.record(&mut children, depth + 1);
         self.result.buckets.push(bucket_summary(
             &children,
             self.config.width,
@@ -658,6 +681,9 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
             self.config.eval,
             None,
         );
+        if child.total == UNRANKED {
+            rank_by_potential::<N>(&mut child, &root);
+        }
         self.progress.count(u64::from(DROPS));
         // The root's own chain is reported, but the target and stop rules, like the node
         // totals, look only at what the moves build.
@@ -695,13 +721,18 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
         }
     }
 
+    /// No depth follows the last one searched: the depth or the node budget is reached.
+    fn at_its_end(&self) -> bool {
+        self.result.depth >= self.config.depth.min(self.root.packs.len()) || self.budget_spent()
+    }
+
     fn budget_spent(&self) -> bool {
         self.config
             .node_budget
             .is_some_and(|budget| self.result.nodes >= budget)
     }
 
-    /// Chooses the next frontier among `candidates` (see [`rank_by_bucket`]): the best of
+    /// Chooses the next frontier among `candidates` (see [`sort_buckets`]): the best of
     /// each bucket, highest chain first, within both widths; and plays their moves again.
     fn select(&mut self, candidates: &[Child]) {
         let chosen = choose_frontier(candidates, self.config.width, self.config.bucket_width);
@@ -737,12 +768,69 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
     }
 
     /// Plays every move of the frontier, removes duplicates and evaluates the rest: the
-    /// children at `depth + 1`, ranked as [`rank_by_bucket`] says.
+    /// children at `depth + 1`, ranked as [`sort_buckets`] says; under the potential rank only
+    /// the top bucket (what the depth's fire is read from), the rest once it is known that
+    /// another depth follows ([`Beam::rank_kept_buckets`]).
     fn expand(&mut self, depth: usize) -> Vec<Child> {
         let mut children = self.generate(depth);
         dedup_by_key(&mut children);
         let children = self.evaluate_all(children, depth);
-        rank_by_bucket(children, self.config.bucket_width)
+        let mut grouped = group_by_chain(children);
+        let ranked = if self.config.eval == BeamEval::Potential {
+            top_bucket_len(&grouped)
+        } else {
+            grouped.len()
+        };
+        self.rank_unranked(&mut grouped[..ranked], depth);
+        sort_buckets(&mut grouped[..ranked], self.config.bucket_width);
+        grouped
+    }
+
+    /// Ranks by potential the buckets of `children` (of `depth`) that the next frontier takes
+    /// from, as [`sort_buckets`] says, below the top one [`Beam::expand`] ranked; the others are
+    /// never chosen and stay unranked.
+    fn rank_kept_buckets(&self, children: &mut [Child], depth: usize) {
+        if self.config.eval != BeamEval::Potential {
+            return;
+        }
+        let ranked = if self.rank_every_bucket {
+            children.len()
+        } else {
+            frontier_buckets(children, self.config.width, self.config.bucket_width)
+                .take_while(|&(_, take)| take > 0)
+                .map(|(bucket, _)| bucket.len())
+                .sum()
+        };
+        self.rank_unranked(&mut children[..ranked], depth);
+        let top = top_bucket_len(children);
+        sort_buckets(&mut children[top..], self.config.bucket_width);
+    }
+
+    /// Ranks by potential the `children` of `depth` (children of the last level) that are
+    /// not ranked yet. A depth ranks its top bucket, and the buckets that keep some of their
+    /// nodes when another depth follows: the potential is most of a child's cost, and the
+    /// other buckets are never chosen (the last depth's are ranked when the plan is chosen
+    /// among them).
+    fn rank_unranked(&self, children: &mut [Child], depth: usize) {
+        if self.config.eval != BeamEval::Potential {
+            return;
+        }
+        let frontier = &self.levels.last().expect("root level").nodes;
+        let pack = &self.root.packs[depth];
+        let injected = self.injected(depth);
+        let progress = &self.progress;
+        children
+            .par_iter_mut()
+            .filter(|child| child.total == UNRANKED && child.parent != u32::MAX)
+            .for_each(|child| {
+                if progress.out_of_time() {
+                    return;
+                }
+                let parent = &frontier[child.parent as usize];
+                let action = Action::ALL[child.action as usize];
+                let node = play::<N>(parent, pack, action, injected).expect("played before");
+                rank_by_potential::<N>(child, &node);
+            });
     }
 
     fn generate(&self, depth: usize) -> Vec<Child> {
@@ -860,20 +948,31 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
     /// The best candidate of the last depth (highest total; among equals the higher bucket,
     /// then the stable order) and the path to it. With a stop chain (`-bcm2`) only the highest
     /// bucket competes, as in the qualifier version: otherwise a node whose path once held a
-    /// big chain can win with a small one left.
+    /// big chain can win with a small one left. Without [`BeamConfig::choose_plan`], only what
+    /// the depths recorded.
     pub fn finish(mut self) -> BeamResult {
-        let top = self.candidates.first().map_or(0, |c| c.chain);
-        let best = self
-            .candidates
+        self.result.sim_calls = self.progress.sim_calls.load(Ordering::Relaxed);
+        if !self.config.choose_plan {
+            return self.result;
+        }
+        let mut candidates = std::mem::take(&mut self.candidates);
+        let top = candidates.first().map_or(0, |c| c.chain);
+        let competing = candidates
             .iter()
             .take_while(|c| self.config.stop_chain.is_none() || c.chain == top)
-            .reduce(|best, c| if c.total > best.total { c } else { best });
+            .count();
+        if self.result.depth > 0 {
+            self.rank_unranked(&mut candidates[..competing], self.result.depth - 1);
+        }
+        let best =
+            candidates[..competing]
+                .iter()
+                .reduce(|best, c| if c.total > best.total { c } else { best });
         if let Some(best) = best {
             self.result.best_chain = u32::from(best.chain);
             self.result.best_fire = (best.fire != 0).then(|| Action::ALL[best.fire as usize]);
             self.result.plan = self.path_to(best);
         }
-        self.result.sim_calls = self.progress.sim_calls.load(Ordering::Relaxed);
         self.result
     }
 
@@ -908,7 +1007,7 @@ fn fire_of(child: &Child, mut path: Vec<Action>) -> Option<BeamFire> {
     })
 }
 
-/// The buckets of `candidates` (see [`rank_by_bucket`]), highest chain first, each with
+/// The buckets of `candidates` (see [`sort_buckets`]), highest chain first, each with
 /// how many of its best nodes go on: at most `bucket_width` per bucket and `width` in all.
 fn frontier_buckets(
     candidates: &[Child],
@@ -940,7 +1039,7 @@ fn bucket_summary(candidates: &[Child], width: usize, bucket_width: usize) -> Ve
             chain: bucket[0].chain,
             nodes: bucket.len() as u32,
             kept: take as u32,
-            best: bucket[0].total,
+            best: (bucket[0].total != UNRANKED).then_some(bucket[0].total),
         })
         .collect()
 }
@@ -967,16 +1066,22 @@ fn dedup_by_key(children: &mut Vec<Child>) {
     children.retain(|_| kept.next().unwrap_or(false));
 }
 
-/// Orders evaluated children for the frontier choice: by bucket, highest chain first, and in
-/// each bucket its `bucket_width` best (at least its best) in rank order at the front. The
-/// rest of a bucket, which no frontier takes and no rule reads, stays unsorted: sorting every
-/// child of a depth cost more than choosing among them.
-fn rank_by_bucket(children: Vec<Child>, bucket_width: usize) -> Vec<Child> {
-    let mut ranked = group_by_chain(children);
-    for bucket in ranked.chunk_by_mut(|a, b| a.chain == b.chain) {
+/// Orders children grouped by chain ([`group_by_chain`]) for the frontier choice: in each
+/// bucket its `bucket_width` best (at least its best) in rank order at the front. The rest
+/// of a bucket, which no frontier takes and no rule reads, stays unsorted: sorting every child
+/// of a depth cost more than choosing among them.
+fn sort_buckets(grouped: &mut [Child], bucket_width: usize) {
+    for bucket in grouped.chunk_by_mut(|a, b| a.chain == b.chain) {
         sort_best(bucket, bucket_width.max(1));
     }
-    ranked
+}
+
+/// The children in the first bucket of `grouped` (grouped by chain, highest first).
+fn top_bucket_len(grouped: &[Child]) -> usize {
+    grouped
+        .chunk_by(|a, b| a.chain == b.chain)
+        .next()
+        .map_or(0, <[Child]>::len)
 }
 
 /// `children` grouped by bucket, highest chain first (a counting sort).
@@ -1015,7 +1120,6 @@ fn sort_best(bucket: &mut [Child], count: usize) {
 mod tests {
     use super::*;
     use crate::bench::bench_positions;
-    use crate::search::potential::erase_potential;
     use crate::sim::Shift;
 
     fn child(chain: u8, total: i64, key: u64) -> Child {
@@ -1090,52 +1194,6 @@ mod tests {
         assert!(adjacent_differs > 0, "a neighbouring column changes a drop");
     }
 
-    /// Every erasure a child reads off its parent's erasures starts the chain it starts on the
-    /// child, so the child's potential is its own.
-    #[test]
-    fn a_childs_potential_beside_its_parents_erasures_is_its_own() {
-        let (mut children, mut reused) = (0, 0);
-        for position in bench_positions() {
-            let parent = Node {
-                state: position.me,
-                enemy_ojama: 0,
-                path_chain: 0,
-            };
-            let erasures = Erasures::of::<Shift>(&position.me.field);
-            for &action in Action::drops() {
-                let Some(child) = play::<Shift>(&parent, &position.packs[0], action, 0) else {
-                    continue;
-                };
-                let field = &child.state.field;
-                let changed = position.me.field.changed_columns(field);
-                let beside = erase_potential_beside::<Shift>(field, Some((&erasures, changed)));
-                assert_eq!(
-                    beside,
-                    erase_potential::<Shift>(field),
-                    "{}: {action}",
-                    position.name
-                );
-                children += 1;
-                for (cx, cy) in potential::erasable(field).cells() {
-                    let Some(kept) = erasures.chain_beside(cx, cy, changed) else {
-                        continue;
-                    };
-                    let own = field.chains_after_erasing::<Shift>(cx, cy);
-                    assert_eq!(
-                        kept, own,
-                        "{}: {action}, erasing ({cx}, {cy})",
-                        position.name
-                    );
-                    reused += usize::from(kept > 0);
-                }
-            }
-        }
-        assert!(
-            children > 100 && reused > 100,
-            "{children} children, {reused} chains reused"
-        );
-    }
-
     /// Children in frontier order with keys, path chains and ranks from a fixed scramble.
     fn scrambled_children(count: u32, keys: u64) -> Vec<Child> {
         (0..count)
@@ -1186,7 +1244,8 @@ mod tests {
                 .then(a.tie_key().cmp(&b.tie_key()))
         });
         let width = 37;
-        let ranked = rank_by_bucket(children, width);
+        let mut ranked = group_by_chain(children);
+        sort_buckets(&mut ranked, width);
         assert_eq!(ranked.len(), sorted.len());
         let ranked_buckets: Vec<&[Child]> = ranked.chunk_by(|a, b| a.chain == b.chain).collect();
         let sorted_buckets: Vec<&[Child]> = sorted.chunk_by(|a, b| a.chain == b.chain).collect();
@@ -1475,6 +1534,77 @@ mod tests {
             fitted.depth,
             cut.depth
         );
+    }
+
+    /// Ranking by potential only the buckets that keep some of their nodes finds what ranking
+    /// every child finds: the same frontiers, fires and plan.
+    #[test]
+    fn ranking_only_the_kept_buckets_changes_nothing_the_beam_finds() {
+        let mut unranked = 0;
+        for p in bench_positions() {
+            for (stop_chain, bucket_width) in [(None, 40), (None, 12), (Some(11), 40)] {
+                let config = BeamConfig {
+                    eval: BeamEval::Potential,
+                    stop_chain,
+                    ..BeamConfig::new(6, 120, bucket_width)
+                };
+                let kept = Beam::<Shift>::new(root(&p), config.clone()).run();
+                let mut every = Beam::<Shift>::new(root(&p), config);
+                every.rank_every_bucket = true;
+                let mut every = every.run();
+                for (depth, buckets) in kept.buckets.iter().enumerate() {
+                    for (i, bucket) in buckets.iter().enumerate() {
+                        if bucket.best.is_none() {
+                            unranked += 1;
+                            every.buckets[depth][i].best = None;
+                        }
+                    }
+                }
+                assert_eq!(kept, every, "{}, {stop_chain:?}, {bucket_width}", p.name);
+            }
+        }
+        assert!(unranked > 10, "{unranked} buckets left unranked");
+    }
+
+    /// A beam that chooses no plan records what one that does records, depth by depth.
+    #[test]
+    fn a_beam_that_chooses_no_plan_records_the_same_depths() {
+        for p in bench_positions() {
+            let config = BeamConfig {
+                eval: BeamEval::Potential,
+                ..BeamConfig::new(6, 120, 40)
+            };
+            let planned = search::<Shift>(root(&p), &config);
+            let recorded = search::<Shift>(
+                root(&p),
+                &BeamConfig {
+                    choose_plan: false,
+                    ..config
+                },
+            );
+            assert!(
+                recorded.plan.is_empty() && recorded.best_fire.is_none(),
+                "{}",
+                p.name
+            );
+            assert_eq!(recorded.fires, planned.fires, "{}", p.name);
+            assert_eq!(
+                (
+                    recorded.earliest,
+                    recorded.max_chain,
+                    recorded.depth,
+                    recorded.nodes
+                ),
+                (
+                    planned.earliest,
+                    planned.max_chain,
+                    planned.depth,
+                    planned.nodes
+                ),
+                "{}",
+                p.name
+            );
+        }
     }
 
     #[test]

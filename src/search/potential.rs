@@ -3,8 +3,8 @@
 //! packs to come, and the shape terms that count complementary pairs about to meet. A good
 //! build scores higher move after move, so a search never has to cross a valley to find it.
 
-use crate::bitboard::{BitBoard, HEIGHT, WIDTH};
-use crate::sim::{Erasure, Field, Neighbourhood};
+use crate::bitboard::{BitBoard, WIDTH};
+use crate::sim::{Field, Neighbourhood};
 
 /// Ojama beyond this (about an 18-chain) adds nothing: the opponent is dead either way.
 pub const OJAMA_CAP: i64 = 200;
@@ -22,45 +22,9 @@ pub struct Potential {
 /// moves nothing) nor below the ojama of both neighbouring columns (which no pack can reach),
 /// and keeps the longest chain that follows.
 pub fn erase_potential<N: Neighbourhood>(field: &Field) -> Potential {
-    erase_potential_beside::<N>(field, None)
-}
-
-/// What erasing each erasable block of one field started, kept for the fields of its
-/// children: a child differs from it in a few columns, and an erasure whose chain stayed
-/// away from those need not be played again.
-#[derive(Clone)]
-pub struct Erasures {
-    /// Per cell; `columns` is 0 where the block was not erased.
-    cells: [[Erasure; HEIGHT]; WIDTH],
-}
-
-impl Erasures {
-    pub fn of<N: Neighbourhood>(field: &Field) -> Self {
-        let mut cells = [[Erasure::default(); HEIGHT]; WIDTH];
-        for (x, y) in erasable(field).cells() {
-            cells[x][y] = field.erasure::<N>(x, y);
-        }
-        Erasures { cells }
-    }
-
-    /// The chain erasing (x, y) started here, if it starts the same on a field that differs
-    /// from this one only in the `changed` columns.
-    pub fn chain_beside(&self, x: usize, y: usize, changed: u16) -> Option<u32> {
-        let erasure = self.cells[x][y];
-        (erasure.columns != 0 && erasure.holds_beside(changed)).then_some(erasure.chains)
-    }
-}
-
-/// [`erase_potential`] of a field that differs from the one `reference` was made on only in
-/// the columns it names (bit x = column x).
-pub fn erase_potential_beside<N: Neighbourhood>(
-    field: &Field,
-    reference: Option<(&Erasures, u16)>,
-) -> Potential {
     let mut best = Potential::default();
     for (x, y) in erasable(field).cells() {
-        let kept = reference.and_then(|(erasures, changed)| erasures.chain_beside(x, y, changed));
-        let chain = kept.unwrap_or_else(|| field.chains_after_erasing::<N>(x, y));
+        let chain = field.chains_after_erasing::<N>(x, y);
         if chain > best.chain {
             best = Potential {
                 chain,

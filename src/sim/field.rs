@@ -138,23 +138,6 @@ impl DropOutcome {
     }
 }
 
-/// What erasing one block by itself starts (see [`Field::erasure`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Erasure {
-    pub chains: u32,
-    /// Bit x: column x lost a block (the erased one included); as [`DropOutcome::columns`].
-    pub columns: u16,
-}
-
-impl Erasure {
-    /// Whether erasing the block starts the same chain on a field that differs from this one
-    /// only in `changed` columns.
-    #[inline]
-    pub fn holds_beside(&self, changed: u16) -> bool {
-        acts_apart(self.columns, changed)
-    }
-}
-
 /// Whether something that touched only the `acted` columns of a field happens alike on a
 /// field that differs from it only in the `changed` columns: every column it read is a
 /// neighbour of one it touched, and none of those changed.
@@ -797,26 +780,11 @@ impl Field {
     /// The chain that follows if the block at (x, y) vanished by itself (the blocks above it
     /// fall one row): what a chain potential asks of each buried block. 0 on an empty cell.
     pub fn chains_after_erasing<N: Neighbourhood>(&self, x: usize, y: usize) -> u32 {
-        self.erasure::<N>(x, y).chains
-    }
-
-    /// [`Field::chains_after_erasing`], with the columns the chain touched.
-    pub fn erasure<N: Neighbourhood>(&self, x: usize, y: usize) -> Erasure {
         let cell = BitBoard::cell(x, y);
-        if (self.boards[ANY] & cell).is_zero() {
-            return Erasure::default();
+        if (self.boards[ANY] & cell).is_zero() || self.erasure_is_quiet(x, y) {
+            return 0;
         }
-        if self.erasure_is_quiet(x, y) {
-            return Erasure {
-                chains: 0,
-                columns: 1 << x,
-            };
-        }
-        let chain = self.chain_after_erasing::<N>(cell);
-        Erasure {
-            chains: chain.steps,
-            columns: 1 << x | chain.columns,
-        }
+        self.chain_after_erasing::<N>(cell).steps
     }
 
     /// The chain that follows if the block `cell` vanished by itself.
@@ -960,8 +928,8 @@ impl Field {
         boards
     }
 
-    /// [`Field::erasure`]'s chain on lanes: the erased cell's column falls, and the chain
-    /// runs from what that made meet.
+    /// [`Field::chains_after_erasing`]'s chain on lanes: the erased cell's column falls, and
+    /// the chain runs from what that made meet.
     #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
     #[inline]
     fn chain_after_erasing_in_lanes<L: ColumnLanes>(&self, cell: BitBoard) -> Chain {
@@ -1282,12 +1250,8 @@ mod tests {
                 let steps = chain.steps;
                 let at = format!("{field:?} ({x}, {y})");
                 assert_eq!(field.erasure_is_quiet(x, y), steps == 0, "{at}");
-                let expected = Erasure {
-                    chains: steps,
-                    columns: 1 << x | chain.columns,
-                };
-                assert_eq!(field.erasure::<Shift>(x, y), expected, "{at}");
-                assert_eq!(field.erasure::<Table>(x, y), expected, "{at}");
+                assert_eq!(field.chains_after_erasing::<Shift>(x, y), steps, "{at}");
+                assert_eq!(field.chains_after_erasing::<Table>(x, y), steps, "{at}");
                 if steps == 0 {
                     quiet += 1;
                 } else {

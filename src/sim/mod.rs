@@ -9,8 +9,7 @@ pub mod pack;
 
 pub use action::Action;
 pub use field::{
-    acts_apart, CountedBoards, DropOutcome, Erasure, Field, FieldCounts, FieldError, MoveResult,
-    QuietDrop,
+    acts_apart, CountedBoards, DropOutcome, Field, FieldCounts, FieldError, MoveResult, QuietDrop,
 };
 pub use game::{play_turn, PlayerState, Position, TurnOutcome};
 pub use neighbours::{Neighbourhood, Shift, Table};
