@@ -38,7 +38,7 @@ pub struct Budget {
     /// The full search's time this turn, kept back from the plan searches so that the turn
     /// still ends by its ceiling (zero when the search does not run).
     pub kept: Duration,
-    /// The full search runs its fewest plies: its share of the clock is under [`MIN_GUARD`].
+    /// The full search runs its fewest plies: its share of the clock is under `MIN_GUARD`.
     pub guard_fixed: bool,
 }
 
@@ -56,7 +56,7 @@ impl Budget {
     }
 
     /// Keeps the full search's time for `flag_ms` back from the plans: its share of the clock,
-    /// or when that is under [`MIN_GUARD`], that much for its fewest plies.
+    /// or when that is under `MIN_GUARD`, that much for its fewest plies.
     pub fn keeping_guard(mut self, flag_ms: u64) -> Self {
         let time = self.guard(flag_ms);
         self.guard_fixed = time < MIN_GUARD;
@@ -113,7 +113,7 @@ impl Budget {
         self.start + self.clock.ceiling()
     }
 
-    /// The latest a plan search of this turn may end: all of them take [`TURN_MS`] (scaled)
+    /// The latest a plan search of this turn may end: all of them take `TURN_MS` (scaled)
     /// at most, and leave the full search its time before the ceiling.
     pub fn plans_end(&self) -> Instant {
         let kept = self
@@ -129,7 +129,7 @@ impl Budget {
     }
 
     /// The full search's deadline: its kept time from now, never past the ceiling; `None` if
-    /// that leaves it less than [`MIN_GUARD`].
+    /// that leaves it less than `MIN_GUARD`.
     pub fn guard_deadline(&self) -> Option<Instant> {
         let now = Instant::now();
         let end = (now + self.kept).min(self.ceiling_end());

@@ -76,7 +76,7 @@ impl Guard {
     }
 
     /// My and the enemy's depths this turn: the flags, capped by the time left unless `-it`;
-    /// doing fixed work, [`FIXED_DEPTHS`].
+    /// doing fixed work, `FIXED_DEPTHS`.
     fn depths(&self, view: &Position<'_>, fixed: bool) -> (usize, usize) {
         if self.ignore_time {
             return self.depths;
@@ -97,7 +97,7 @@ impl Guard {
 
     /// The enemy's search, then mine against its summary, each deepened until its depth or
     /// its deadline: the enemy's search gets half the time, mine the rest. With `fixed` (the
-    /// clock leaves only fixed work) both stop at [`FIXED_DEPTHS`]. `None` if not even one ply
+    /// clock leaves only fixed work) both stop at `FIXED_DEPTHS`. `None` if not even one ply
     /// of each finished.
     pub fn weigh<N: Neighbourhood>(
         &self,

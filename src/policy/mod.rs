@@ -6,7 +6,7 @@
 //! plan, hold fire when the opponent could answer bigger, out-build an opponent waiting on a
 //! high trigger, and keep doing all of it below the clock's reserve. From the end of the
 //! opening window on, the two-sided full search weighs every move and overrules the plan on
-//! what it can prove: a forced win, or the plan's move dying (see [`guard`]).
+//! what it can prove: a forced win, or the plan's move dying (see [`Guard`]).
 //!
 //! `--style original` plays the 2019 program's own turn instead ([`original`]). The searches
 //! live in `search/` and never call back here.
