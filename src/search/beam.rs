@@ -335,6 +335,20 @@ fn node_key(node: &Node, turn: usize) -> u64 {
         .finish()
 }
 
+/// The node of `child`, a move of a `frontier` node that was played when the child was made:
+/// the beam keeps children as records and plays them again where it needs their state.
+#[inline]
+fn replay_child<N: Neighbourhood>(
+    frontier: &[Node],
+    child: &Child,
+    pack: &PreparedPack,
+    injected: i64,
+) -> Node {
+    let parent = &frontier[child.parent as usize];
+    let action = Action::ALL[child.action as usize];
+    play::<N>(parent, pack, action, injected).expect("a child's move was played before")
+}
+
 /// Plays `action` from `node` and the turn's ends: the ojama exchange, the injected stock,
 /// the offset, and the next turn's ojama rows. `None` if the move loses.
 #[inline]
@@ -743,13 +757,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
         let nodes: Vec<Node> = chosen
             .par_iter()
             .map(|c| {
-                let mut node = play::<N>(
-                    &parents[c.parent as usize],
-                    pack,
-                    Action::ALL[c.action as usize],
-                    injected,
-                )
-                .expect("a selected child was played before");
+                let mut node = replay_child::<N>(parents, c, pack, injected);
                 node.path_chain = c.path_chain;
                 node
             })
@@ -826,9 +834,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
                 if progress.out_of_time() {
                     return;
                 }
-                let parent = &frontier[child.parent as usize];
-                let action = Action::ALL[child.action as usize];
-                let node = play::<N>(parent, pack, action, injected).expect("played before");
+                let node = replay_child::<N>(frontier, child, pack, injected);
                 rank_by_potential::<N>(child, &node);
             });
     }
@@ -886,8 +892,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
                     return false;
                 }
                 let parent = &frontier[child.parent as usize];
-                let action = Action::ALL[child.action as usize];
-                let node = play::<N>(parent, pack, action, injected).expect("played before");
+                let node = replay_child::<N>(frontier, child, pack, injected);
                 let work = parents.get(child.parent as usize).and_then(Option::as_ref);
                 let reference = work.map(|work| Reference {
                     parent: work,
