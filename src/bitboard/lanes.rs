@@ -1,6 +1,6 @@
 //! Boards with one 32-bit lane of a 512-bit register per column, for the chain loop on
 //! AVX-512 (`cfg(ysai_avx512)`, see build.rs, which is what makes every intrinsic call below
-//! sound).
+//! sound) where a column is above 16, which the short lanes cannot hold.
 //!
 //! A chain step reads whole boards right after gravity rewrote some of their columns. With
 //! columns packed 24 bits apart that is a column store followed by a wider load, which the

@@ -33,7 +33,8 @@ pub const BACKEND: &str = backend::NAME;
 
 /// The boards the chain loop of `--neighbours shift` runs on in this build.
 pub const CHAIN_BOARDS: &str = if cfg!(ysai_avx512) {
-    "avx512-lanes"
+    // Fields with a column above 16 run on the 32-bit lanes.
+    "avx2-short-lanes+avx512-lanes"
 } else if cfg!(all(ysai_avx2, ysai_pext)) {
     // Fields with a column above 16 run on the packed columns.
     "avx2-short-lanes"

@@ -9,7 +9,7 @@ use super::Action;
 use crate::bitboard::ColumnLanes;
 #[cfg(ysai_avx512)]
 use crate::bitboard::LaneBoard;
-#[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
+#[cfg(all(ysai_avx2, ysai_pext))]
 use crate::bitboard::ShortLanes;
 use crate::bitboard::{compress_column, BitBoard, COLUMN_MASK, FLOOR, GRID, HEIGHT, WIDTH};
 use std::fmt;
@@ -690,13 +690,13 @@ impl Field {
     /// What the chain whose first step removes `doomed` (none if empty) leaves, for a caller
     /// that does not keep the field: on AVX-512 the lane boards are never packed back.
     fn chain_end<N: Neighbourhood>(&mut self, doomed: BitBoard) -> ChainEnd {
+        #[cfg(all(ysai_avx2, ysai_pext))]
+        if N::SHIFTS && !doomed.is_zero() && !self.is_dead() {
+            return self.chain_end_in_lanes::<ShortLanes>(doomed);
+        }
         #[cfg(ysai_avx512)]
         if N::SHIFTS && !doomed.is_zero() {
             return self.chain_end_in_lanes::<LaneBoard>(doomed);
-        }
-        #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
-        if N::SHIFTS && !doomed.is_zero() && !self.is_dead() {
-            return self.chain_end_in_lanes::<ShortLanes>(doomed);
         }
         let chain = self.chain_from::<N>(doomed);
         ChainEnd {
@@ -791,7 +791,7 @@ impl Field {
     #[inline]
     fn chain_after_erasing<N: Neighbourhood>(&self, cell: BitBoard) -> Chain {
         // Every field a potential erases from survived its turn: no column is above 16.
-        #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
+        #[cfg(all(ysai_avx2, ysai_pext))]
         if N::SHIFTS && !self.is_dead() {
             return self.chain_after_erasing_in_lanes::<ShortLanes>(cell);
         }
@@ -870,13 +870,13 @@ impl Field {
         if doomed.is_zero() {
             return Chain::NONE;
         }
+        #[cfg(all(ysai_avx2, ysai_pext))]
+        if N::SHIFTS && !self.is_dead() {
+            return self.chain_in_lanes::<ShortLanes>(doomed);
+        }
         #[cfg(ysai_avx512)]
         if N::SHIFTS {
             return self.chain_in_lanes::<LaneBoard>(doomed);
-        }
-        #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
-        if N::SHIFTS && !self.is_dead() {
-            return self.chain_in_lanes::<ShortLanes>(doomed);
         }
         self.chain_by_columns::<N>(doomed)
     }
@@ -930,7 +930,7 @@ impl Field {
 
     /// [`Field::chains_after_erasing`]'s chain on lanes: the erased cell's column falls, and
     /// the chain runs from what that made meet.
-    #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
+    #[cfg(all(ysai_avx2, ysai_pext))]
     #[inline]
     fn chain_after_erasing_in_lanes<L: ColumnLanes>(&self, cell: BitBoard) -> Chain {
         let mut boards = self.spread_to_lanes::<L>();
@@ -1265,16 +1265,10 @@ mod tests {
         );
     }
 
-    /// The lanes this build's chain loop runs on.
-    #[cfg(ysai_avx512)]
-    type Lanes = LaneBoard;
-    #[cfg(all(ysai_avx2, ysai_pext, not(ysai_avx512)))]
-    type Lanes = ShortLanes;
-
-    /// The chain loop on lane boards against the one on packed boards, from the same removals.
+    /// The chain loop on `L` against the one on packed boards, from the same removals on
+    /// fields that survived their turn (every column at 16 or less, which short lanes hold).
     #[cfg(any(ysai_avx512, all(ysai_avx2, ysai_pext)))]
-    #[test]
-    fn chains_in_lanes_match_chains_by_columns() {
+    fn check_chains_in_lanes<L: ColumnLanes>() {
         let mut rng = Rng::new(21);
         let mut longer_chains = 0;
         for _ in 0..3000 {
@@ -1284,11 +1278,23 @@ mod tests {
                 continue;
             }
             let (mut lanes, mut columns) = (field, field);
-            let chains = lanes.chain_in_lanes::<Lanes>(doomed);
+            let chains = lanes.chain_in_lanes::<L>(doomed);
             let expected = columns.chain_by_columns::<Shift>(doomed);
             assert_eq!((chains, lanes), (expected, columns), "{field:?}{doomed:?}");
             longer_chains += usize::from(chains.steps > 1);
         }
         assert!(longer_chains > 1000, "{longer_chains} removals chained");
+    }
+
+    #[cfg(all(ysai_avx2, ysai_pext))]
+    #[test]
+    fn chains_in_short_lanes_match_chains_by_columns() {
+        check_chains_in_lanes::<ShortLanes>();
+    }
+
+    #[cfg(ysai_avx512)]
+    #[test]
+    fn chains_in_avx512_lanes_match_chains_by_columns() {
+        check_chains_in_lanes::<LaneBoard>();
     }
 }
