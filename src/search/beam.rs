@@ -330,7 +330,7 @@ impl Progress {
 }
 
 /// Deadline checks per clock read over a run of children: a clock read costs about a fiftieth
-/// of a child's rank, and a worker ranks sixteen children in some 20 microseconds.
+/// of a child's rank, and sixteen ranks take tens of microseconds, which a deadline can spare.
 const CHECKS_PER_CLOCK_READ: u32 = 16;
 
 /// One worker's deadline checks: the clock is read on the first and every
