@@ -688,7 +688,7 @@ impl Field {
     }
 
     /// What the chain whose first step removes `doomed` (none if empty) leaves, for a caller
-    /// that does not keep the field: on AVX-512 the lane boards are never packed back.
+    /// that does not keep the field: on lanes, the boards are never packed back.
     fn chain_end<N: Neighbourhood>(&mut self, doomed: BitBoard) -> ChainEnd {
         #[cfg(all(ysai_avx2, ysai_pext))]
         if N::SHIFTS && !doomed.is_zero() && !self.is_dead() {
