@@ -777,6 +777,7 @@ fn tm_and_m_report_each_turn_on_stderr_without_changing_the_answer() {
     for token in [" elapsed ", " mc ", " d 2/2 n ", " h "] {
         assert!(line.contains(token), "{token} missing: {line}");
     }
+    assert_search_times_fit_the_turn(line);
     assert!(line.contains("[turn bd "), "{line}");
 
     let m = with("-m");
@@ -789,6 +790,28 @@ fn tm_and_m_report_each_turn_on_stderr_without_changing_the_answer() {
     }
     // Both root fields: three rows above the top, then 16 rows and the heights.
     assert!(m.contains("!!!!!!!!!!   !!!!!!!!!!"), "{m}");
+}
+
+/// A `-tm` line's `ms enemy/mine`: both searches' milliseconds, together within the turn's.
+fn assert_search_times_fit_the_turn(line: &str) {
+    let numbers_after = |token: &str| -> Vec<u64> {
+        let value = line
+            .split(token)
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{token} missing: {line}"));
+        value
+            .split('/')
+            .map(|n| {
+                n.parse()
+                    .unwrap_or_else(|_| panic!("{token}{value}: {line}"))
+            })
+            .collect()
+    };
+    let searches = numbers_after(" ms ");
+    let elapsed = numbers_after(" elapsed ")[0];
+    assert_eq!(searches.len(), 2, "ms enemy/mine: {line}");
+    assert!(searches.iter().sum::<u64>() <= elapsed, "{line}");
 }
 
 /// Runs the binary on `examples/input.txt`, the README's example game.
@@ -865,6 +888,7 @@ fn tm_shows_the_opening_beam_then_beams_and_the_full_search_of_the_default() {
         rate.ends_with('%') && line.contains(" tt "),
         "the table's hit rate: {line}"
     );
+    assert_search_times_fit_the_turn(line);
     assert!(
         line.contains(&format!(" {} ", later.answers()[0])),
         "{line}"

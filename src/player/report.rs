@@ -12,7 +12,8 @@ use crate::search::eval::{CounterVerdict, Line};
 use crate::sim::{PlayerState, Position};
 
 /// The `-tm` line: turn and clock, first-move chains of both sides, situation and counter
-/// tokens, every beam, the search depths and nodes, then the move, why, and its value.
+/// tokens, every beam, the search depths, nodes and milliseconds, then the move, why, and its
+/// value.
 pub fn turn_line(view: &Position<'_>, d: &Decision) -> String {
     let mut line = format!(
         "Turn {} timeleft {} elapsed {} mc {}/{}",
@@ -36,11 +37,13 @@ pub fn turn_line(view: &Position<'_>, d: &Decision) -> String {
     }
     let _ = write!(
         line,
-        " d {}/{} n {}/{} {} {} h {}",
+        " d {}/{} n {}/{} ms {}/{} {} {} h {}",
         d.depths.0,
         d.depths.1,
         d.nodes.0,
         d.nodes.1,
+        d.search_times.0.as_millis(),
+        d.search_times.1.as_millis(),
         reason_token(d),
         d.action,
         compact(d.value),

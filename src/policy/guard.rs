@@ -6,7 +6,7 @@
 //! - **survive**: the plan's move dies against the enemy's best attacks (ojama it can send,
 //!   and what is already in my stock), where another move lives.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::params::Params;
 use crate::search::enemy::{self, EnemyLine};
@@ -28,6 +28,8 @@ pub struct Weighing {
     pub depths: (usize, usize),
     /// Positions each search valued at its deepest finished depth.
     pub nodes: (u64, u64),
+    /// Time each search took, every depth it deepened through included.
+    pub times: (Duration, Duration),
 }
 
 impl Weighing {
@@ -111,6 +113,8 @@ impl Guard {
         let halfway = now + deadline.saturating_duration_since(now) / 2;
         let enemy_root = EnemyLine::root(view.opponent, view.me.ojama, view.me.gauge, 0);
         let table = enemy::deepen::<N>(enemy_root, view.packs, enemy_depth, tt, halfway)?;
+        let enemy_time = now.elapsed();
+        let mine_start = Instant::now();
         let mut eval = self.eval.clone();
         eval.enemy_field_ojama = i64::from(view.opponent.field.ojama().popcount());
         let search = FullSearch {
@@ -127,6 +131,7 @@ impl Guard {
         Some(Weighing {
             depths: (table.depth(), depth),
             nodes: (table.nodes, values.nodes),
+            times: (enemy_time, mine_start.elapsed()),
             values,
         })
     }

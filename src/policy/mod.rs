@@ -399,8 +399,9 @@ impl<N: Neighbourhood> Player for Ysai<N> {
 }
 
 /// `-tm`: turn, clock, every beam (`[label bd depth mch chain/depth ms]`), the full search's
-/// depths and nodes (`d enemy/mine n enemy/mine`) with its table's hit rate, why, the move,
-/// the plan left and the opponent's latest threat.
+/// depths and nodes (`d enemy/mine n enemy/mine`) with its table's hit rate and the searches'
+/// milliseconds (`ms enemy/mine`), why, the move, the plan left and the opponent's latest
+/// threat.
 pub fn turn_line(
     view: &Position<'_>,
     report: &TurnReport,
@@ -421,12 +422,14 @@ pub fn turn_line(
         Some(w) => {
             let _ = write!(
                 line,
-                " d {}/{} n {}/{} tt {:.0}%",
+                " d {}/{} n {}/{} tt {:.0}% ms {}/{}",
                 w.depths.0,
                 w.depths.1,
                 w.nodes.0,
                 w.nodes.1,
-                w.hit_rate() * 100.0
+                w.hit_rate() * 100.0,
+                w.times.0.as_millis(),
+                w.times.1.as_millis()
             );
         }
         None => line.push_str(" d 0/0 n 0/0"),

@@ -72,6 +72,8 @@ pub struct Decision {
     pub beams: Vec<BeamNote>,
     /// Positions the enemy's and my full search valued at their deepest finished depth.
     pub nodes: (u64, u64),
+    /// Time the enemy's and my full search took, every depth they deepened through included.
+    pub search_times: (Duration, Duration),
     /// What only `-m` asks for (computed only then).
     pub detail: Option<Detail>,
 }
@@ -223,6 +225,7 @@ impl<N: Neighbourhood> Decider<N> {
             counter: None,
             beams: Vec::new(),
             nodes: (0, 0),
+            search_times: (Duration::ZERO, Duration::ZERO),
             detail: None,
         };
         let had_plan = self.plan.is_some();
@@ -246,9 +249,11 @@ impl<N: Neighbourhood> Decider<N> {
             (decision.action, decision.reason) = (survival_move::<N>(pos), Reason::Survival);
             decision
         };
+        let enemy_start = Instant::now();
         let Some(table) = self.enemy_search(pos, enemy_depth, deadline) else {
             return self.finish(unsearched(decision), start, had_plan);
         };
+        decision.search_times.0 = enemy_start.elapsed();
         let mut ctx = self.params.eval.context();
         ctx.enemy_field_ojama = i64::from(pos.opponent.field.ojama().popcount());
         ctx.counter = counter;
@@ -261,9 +266,11 @@ impl<N: Neighbourhood> Decider<N> {
         };
         ctx.skill_mode = self.skill_mode;
         decision.skill_mode = self.skill_mode;
+        let my_start = Instant::now();
         let Some((values, depth)) = self.my_search(pos, &table, &ctx, my_depth, deadline) else {
             return self.finish(unsearched(decision), start, had_plan);
         };
+        decision.search_times.1 = my_start.elapsed();
         decision.depths = (table.depth(), depth);
         decision.nodes = (table.nodes, values.nodes);
         self.choose(&values, planned, beam_move, &mut decision);
