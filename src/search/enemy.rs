@@ -10,13 +10,11 @@ use ysai_tables::skill_ojama;
 
 use super::eval::{skill_worth_trying, MAX_DEPTH};
 use super::key::{FieldHash, WordHasher};
+use super::last_ply::{last_ply_drops, LastPlyDrop, ParentDrops};
 use super::timeman::Deadline;
 use super::tt::TranspositionTable;
 use crate::sim::game::{gauge_damage, offset_ojama, OJAMA_ROW};
-use crate::sim::{
-    acts_apart, Action, CountedBoards, Field, FieldCounts, MoveResult, Neighbourhood, PlayerState,
-    PreparedPack,
-};
+use crate::sim::{Action, CountedBoards, FieldCounts, Neighbourhood, PlayerState, PreparedPack};
 
 /// Whether the enemy has used its skill on a line: never, before this move, on this move.
 pub const NEVER: usize = 0;
@@ -343,62 +341,6 @@ impl EnemyLine {
     }
 }
 
-/// One drop of the last ply's pack played on a line whose children end the search: what a
-/// child reads instead of playing it, where the child differs from the line only in columns
-/// away from those the drop touched.
-struct LastPlyDrop {
-    result: MoveResult,
-    columns: u16,
-    field: CountedBoards,
-}
-
-impl LastPlyDrop {
-    /// What this drop, played on the parent's field, does on `field` (which differs from the
-    /// parent's in the `changed` columns), that field's own columns counted; `None` where the
-    /// drop came near a changed column and must be played.
-    #[inline]
-    fn beside(&self, field: &Field, changed: u16) -> Option<(FieldCounts, MoveResult)> {
-        acts_apart(self.columns, changed).then(|| {
-            let counts = self.field.counts_with_columns_of(field, changed);
-            (counts, self.result)
-        })
-    }
-}
-
-/// The last ply's drops on `field`, in [`Action::drops`] order.
-fn last_ply_drops<N: Neighbourhood>(field: &Field, pack: &PreparedPack) -> Vec<LastPlyDrop> {
-    Action::drops()
-        .iter()
-        .map(|&action| {
-            let Action::Drop { x, rot } = action else {
-                unreachable!("drops only")
-            };
-            let mut after = *field;
-            let (result, columns) = after.drop_pack_touching::<N>(pack, x, rot);
-            LastPlyDrop {
-                result,
-                columns,
-                field: after.counted(),
-            }
-        })
-        .collect()
-}
-
-/// A line's parent's last-ply drops, and the parent's field.
-#[derive(Clone, Copy)]
-struct ParentRef<'a> {
-    drops: &'a [LastPlyDrop],
-    field: &'a Field,
-}
-
-impl<'a> ParentRef<'a> {
-    /// The drops, and the columns in which `field` (the line's, after its turn-start row)
-    /// differs from the parent's.
-    fn beside(self, field: &Field) -> (&'a [LastPlyDrop], u16) {
-        (self.drops, self.field.changed_columns(field))
-    }
-}
-
 /// Shared state of one enemy search.
 struct Search<'a> {
     packs: &'a [PreparedPack],
@@ -438,7 +380,7 @@ impl Search<'_> {
         table: &mut StatusTable,
         mut line: EnemyLine,
         depth: usize,
-        parent: Option<ParentRef<'_>>,
+        parent: Option<ParentDrops<'_, CountedBoards>>,
         key: Option<u64>,
     ) {
         table.nodes += 1;
@@ -466,7 +408,7 @@ impl Search<'_> {
         }
         let drops = self.grandchildren_end_search(&line, depth).then(|| {
             let pack = &self.packs[line.turn + 1];
-            last_ply_drops::<N>(&line.me.field, pack)
+            last_ply_drops::<N, CountedBoards>(&line.me.field, pack)
         });
         for action in Action::ALL {
             self.visit_move::<N>(table, &line, action, depth, drops.as_deref());
@@ -481,7 +423,7 @@ impl Search<'_> {
         table: &mut StatusTable,
         line: &EnemyLine,
         depth: usize,
-        parent: Option<(&[LastPlyDrop], u16)>,
+        parent: Option<(&[LastPlyDrop<CountedBoards>], u16)>,
     ) {
         let pack = &self.packs[line.turn];
         for (i, &action) in Action::ALL.iter().enumerate() {
@@ -520,13 +462,13 @@ impl Search<'_> {
         line: &EnemyLine,
         action: Action,
         depth: usize,
-        drops: Option<&[LastPlyDrop]>,
+        drops: Option<&[LastPlyDrop<CountedBoards>]>,
     ) {
         let pack = &self.packs[line.turn];
         let Some(child) = line.play::<N>(pack, action) else {
             return;
         };
-        let parent = drops.map(|drops| ParentRef {
+        let parent = drops.map(|drops| ParentDrops {
             drops,
             field: &line.me.field,
         });
@@ -580,7 +522,7 @@ pub fn search<N: Neighbourhood>(
         table.expanded[e] = true;
         let root_drops = search
             .grandchildren_end_search(&line, 0)
-            .then(|| last_ply_drops::<N>(&line.me.field, &packs[line.turn + 1]));
+            .then(|| last_ply_drops::<N, CountedBoards>(&line.me.field, &packs[line.turn + 1]));
         let partial = Action::ALL
             .par_iter()
             .map(|&action| {
@@ -730,8 +672,8 @@ mod tests {
         for position in crate::bench::bench_positions() {
             let root = EnemyLine::root(&position.me, 0, 0, 0);
             let (pack, next) = (&position.packs[0], &position.packs[1]);
-            let drops = last_ply_drops::<Shift>(&root.me.field, next);
-            let parent = ParentRef {
+            let drops = last_ply_drops::<Shift, CountedBoards>(&root.me.field, next);
+            let parent = ParentDrops {
                 drops: &drops,
                 field: &root.me.field,
             };

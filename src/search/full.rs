@@ -15,10 +15,11 @@ use rayon::prelude::*;
 use super::enemy::{StatusTable, ANY, BEFORE, NEVER};
 use super::eval::{enemy_dead_after, evaluate, raise_gauge, skill_worth_trying, EvalContext, Line};
 use super::key::WordHasher;
+use super::last_ply::{last_ply_drops, LastPlyDrop, ParentDrops};
 use super::timeman::Deadline;
 use super::tt::TranspositionTable;
 use crate::sim::game::{gauge_damage, offset_ojama, GAUGE_PER_VANISH, OJAMA_ROW, SKILL_COST};
-use crate::sim::{Action, Neighbourhood, PreparedPack};
+use crate::sim::{Action, Field, MoveResult, Neighbourhood, PreparedPack};
 
 /// Value of a line with no surviving move.
 pub const LOST: f64 = f64::NEG_INFINITY;
@@ -183,7 +184,7 @@ impl<'a> FullSearch<'a> {
                 .iter()
                 .filter_map(|&a| {
                     let mut next = play::<N>(&node, &self.packs[depth + 1], a)?;
-                    Some((a, worker.after_move::<N>(&mut next, depth + 1, LOST)))
+                    Some((a, worker.after_move::<N>(&mut next, depth + 1, LOST, None)))
                 })
                 .fold(None, |best: Option<(Action, f64)>, (a, v)| match best {
                     Some((_, bv)) if bv >= v => best,
@@ -222,13 +223,38 @@ impl<'a> Worker<'a> {
         };
         child.first = Some(action);
         child.first_chain = child.chain;
-        self.after_move::<N>(&mut child, 0, LOST)
+        let drops = self
+            .grandchildren_end(0)
+            .then(|| last_ply_drops::<N, Field>(&root.me.field, &self.search.packs[1]));
+        let parent = drops.as_deref().map(|drops| ParentDrops {
+            drops,
+            field: &root.me.field,
+        });
+        self.after_move::<N>(&mut child, 0, LOST, parent)
+    }
+
+    /// Whether the children of a node at `depth` are leaves.
+    fn children_end(&self, depth: usize) -> bool {
+        let next = depth + 1;
+        next == self.search.depth || next >= self.search.packs.len()
+    }
+
+    /// Whether the children's children of a node at `depth` are leaves, and its children are
+    /// not: the node plays the leaves' drops once, for its children to read.
+    fn grandchildren_end(&self, depth: usize) -> bool {
+        !self.children_end(depth) && self.children_end(depth + 1)
     }
 
     /// The value of `node` (at the start of its turn, rows not yet fallen) at `depth`. The
     /// rows fall on `node` itself: the caller is done with it, and a copy of the line would
-    /// cost more than the rest of a leaf.
-    fn value<N: Neighbourhood>(&self, node: &mut Line, depth: usize) -> f64 {
+    /// cost more than the rest of a leaf. `parent` holds the drops of `node`'s children, the
+    /// leaves, played on its parent's field, when `node`'s moves end the search.
+    fn value<N: Neighbourhood>(
+        &self,
+        node: &mut Line,
+        depth: usize,
+        parent: Option<ParentDrops<'_, Field>>,
+    ) -> f64 {
         self.nodes.set(self.nodes.get() + 1);
         node.drop_rows(depth);
         let pack_index = depth;
@@ -244,12 +270,28 @@ impl<'a> Worker<'a> {
             return value;
         }
         let pack = &self.search.packs[pack_index];
+        let read = parent
+            .filter(|_| self.children_end(depth))
+            .map(|p| p.beside(&node.me.field));
+        let drops = self.grandchildren_end(depth).then(|| {
+            last_ply_drops::<N, Field>(&node.me.field, &self.search.packs[pack_index + 1])
+        });
+        let own = drops.as_deref().map(|drops| ParentDrops {
+            drops,
+            field: &node.me.field,
+        });
         let mut best = LOST;
-        for action in Action::ALL {
-            let Some(mut child) = play::<N>(node, pack, action) else {
+        for (i, &action) in Action::ALL.iter().enumerate() {
+            let kept = match (read, action) {
+                (Some((drops, changed)), Action::Drop { .. }) => {
+                    read_leaf(node, &drops[i - 1], changed)
+                }
+                _ => None,
+            };
+            let Some(mut child) = kept.unwrap_or_else(|| play::<N>(node, pack, action)) else {
                 continue;
             };
-            let value = self.after_move::<N>(&mut child, depth, best);
+            let value = self.after_move::<N>(&mut child, depth, best, own);
             if value > best {
                 best = value;
             }
@@ -270,7 +312,13 @@ impl<'a> Worker<'a> {
     /// `floor`; at or below it, it may be an upper bound (the caller keeps only a value above
     /// `floor`, so the branch in which the enemy holds back, which can only lower the line's
     /// value, is not searched then).
-    fn after_move<N: Neighbourhood>(&self, child: &mut Line, depth: usize, floor: f64) -> f64 {
+    fn after_move<N: Neighbourhood>(
+        &self,
+        child: &mut Line,
+        depth: usize,
+        floor: f64,
+        parent: Option<ParentDrops<'_, Field>>,
+    ) -> f64 {
         let enemy = self.search.enemy;
         let mut spared = None;
         if depth < enemy.depth() {
@@ -282,11 +330,11 @@ impl<'a> Worker<'a> {
             assume_enemy_builds(child);
         }
         settle(child);
-        let value = self.value::<N>(child, depth + 1);
+        let value = self.value::<N>(child, depth + 1, parent);
         match &mut spared {
             Some(spared) if value > floor => {
                 settle(spared);
-                value.min(self.value::<N>(spared, depth + 1))
+                value.min(self.value::<N>(spared, depth + 1, parent))
             }
             _ => value,
         }
@@ -300,6 +348,22 @@ fn play<N: Neighbourhood>(node: &Line, pack: &PreparedPack, action: Action) -> O
     }
     let mut child = *node;
     let result = child.me.act::<N>(pack, action);
+    moved(node, child, &result, action == Action::Skill)
+}
+
+/// A leaf's drop read off `node`'s parent where it acted apart from the `changed` columns:
+/// `Some(None)` if I die of it, `None` where it must be played.
+fn read_leaf(node: &Line, drop: &LastPlyDrop<Field>, changed: u16) -> Option<Option<Line>> {
+    let (field, result) = drop.beside(&node.me.field, changed)?;
+    let mut child = *node;
+    child.me.field = field;
+    child.me.take_result(&result);
+    Some(moved(node, child, &result, false))
+}
+
+/// The line after my move (the skill if `skill`), once its field and my own gauge and score
+/// took the move's `result`; `None` if I died.
+fn moved(node: &Line, mut child: Line, result: &MoveResult, skill: bool) -> Option<Line> {
     if result.dead {
         return None;
     }
@@ -308,7 +372,7 @@ fn play<N: Neighbourhood>(node: &Line, pack: &PreparedPack, action: Action) -> O
     child.max_chain = child.max_chain.max(result.chains);
     child.sent += result.ojama;
     child.enemy_ojama += result.ojama;
-    if action == Action::Skill || result.chains >= DECISIVE_CHAIN {
+    if skill || result.chains >= DECISIVE_CHAIN {
         child.decisive_turn = node.turn as i64;
     }
     Some(child)

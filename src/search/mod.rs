@@ -7,6 +7,7 @@ pub mod enemy;
 pub mod eval;
 pub mod full;
 pub mod key;
+pub mod last_ply;
 pub mod plan;
 pub mod potential;
 pub mod timeman;

@@ -718,6 +718,32 @@ impl Field {
         differ.occupied_columns()
     }
 
+    /// This field with the `columns` (bit x = column x) of `other`: boards and heights.
+    #[inline]
+    pub fn with_columns_of(&self, other: &Field, columns: u16) -> Field {
+        let theirs = BitBoard::of_columns(columns);
+        let mut mixed = *self;
+        for (mine, &their) in mixed.boards.iter_mut().zip(&other.boards) {
+            *mine = mine.and_not(theirs) | (their & theirs);
+        }
+        let mut height_bytes = [0u64; 2];
+        let mut rest = columns & ((1 << WIDTH) - 1);
+        while rest != 0 {
+            let x = rest.trailing_zeros() as usize;
+            height_bytes[x / 8] |= 0xFF << (8 * (x % 8));
+            rest &= rest - 1;
+        }
+        for ((mine, their), bytes) in mixed
+            .heights
+            .iter_mut()
+            .zip(other.heights)
+            .zip(height_bytes)
+        {
+            *mine = (*mine & !bytes) | (their & bytes);
+        }
+        mixed
+    }
+
     /// What a search counts of a field: its blocks, its ojama and what the skill would
     /// destroy.
     #[inline]

@@ -89,11 +89,17 @@ impl PlayerState {
             self.gauge = 0;
         }
         let result = self.field.apply::<N>(pack, action);
+        self.take_result(&result);
+        result
+    }
+
+    /// What a move's `result` does to the player beyond its field: the +8 gauge of a vanish,
+    /// the score.
+    pub fn take_result(&mut self, result: &MoveResult) {
         if result.vanished {
             self.gauge = (self.gauge + GAUGE_PER_VANISH).min(GAUGE_MAX);
         }
         self.score += result.score;
-        result
     }
 }
 
