@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::enemy::{StatusTable, ANY, BEFORE, NEVER};
 use super::eval::{enemy_dead_after, evaluate, raise_gauge, skill_worth_trying, EvalContext, Line};
 use super::key::WordHasher;
-use super::last_ply::{last_ply_drops, LastPlyDrop, ParentDrops};
+use super::last_ply::{LastPlyDrop, LastPlyDrops};
 use super::timeman::Deadline;
 use super::tt::TranspositionTable;
 use crate::sim::game::{gauge_damage, offset_ojama, GAUGE_PER_VANISH, OJAMA_ROW, SKILL_COST};
@@ -225,12 +225,8 @@ impl<'a> Worker<'a> {
         child.first_chain = child.chain;
         let drops = self
             .grandchildren_end(0)
-            .then(|| last_ply_drops::<N, Field>(&root.me.field, &self.search.packs[1]));
-        let parent = drops.as_deref().map(|drops| ParentDrops {
-            drops,
-            field: &root.me.field,
-        });
-        self.after_move::<N>(&mut child, 0, LOST, parent)
+            .then(|| LastPlyDrops::new(&root.me.field, &self.search.packs[1]));
+        self.after_move::<N>(&mut child, 0, LOST, drops.as_ref())
     }
 
     /// Whether the children of a node at `depth` are leaves.
@@ -253,7 +249,7 @@ impl<'a> Worker<'a> {
         &self,
         node: &mut Line,
         depth: usize,
-        parent: Option<ParentDrops<'_, Field>>,
+        parent: Option<&LastPlyDrops<'_, Field>>,
     ) -> f64 {
         self.nodes.set(self.nodes.get() + 1);
         node.drop_rows(depth);
@@ -272,14 +268,10 @@ impl<'a> Worker<'a> {
         let pack = &self.search.packs[pack_index];
         let read = parent
             .filter(|_| self.children_end(depth))
-            .map(|p| p.beside(&node.me.field));
-        let drops = self.grandchildren_end(depth).then(|| {
-            last_ply_drops::<N, Field>(&node.me.field, &self.search.packs[pack_index + 1])
-        });
-        let own = drops.as_deref().map(|drops| ParentDrops {
-            drops,
-            field: &node.me.field,
-        });
+            .and_then(|p| p.beside::<N>(&node.me.field));
+        let drops = self
+            .grandchildren_end(depth)
+            .then(|| LastPlyDrops::new(&node.me.field, &self.search.packs[pack_index + 1]));
         let mut best = LOST;
         for (i, &action) in Action::ALL.iter().enumerate() {
             let kept = match (read, action) {
@@ -291,7 +283,7 @@ impl<'a> Worker<'a> {
             let Some(mut child) = kept.unwrap_or_else(|| play::<N>(node, pack, action)) else {
                 continue;
             };
-            let value = self.after_move::<N>(&mut child, depth, best, own);
+            let value = self.after_move::<N>(&mut child, depth, best, drops.as_ref());
             if value > best {
                 best = value;
             }
@@ -317,7 +309,7 @@ impl<'a> Worker<'a> {
         child: &mut Line,
         depth: usize,
         floor: f64,
-        parent: Option<ParentDrops<'_, Field>>,
+        parent: Option<&LastPlyDrops<'_, Field>>,
     ) -> f64 {
         let enemy = self.search.enemy;
         let mut spared = None;

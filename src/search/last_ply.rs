@@ -5,9 +5,11 @@
 //! What a drop keeps of the field it leaves depends on the search: the enemy's summary counts
 //! a few boards, my evaluation reads the whole field.
 
-use crate::sim::PreparedPack;
+use std::sync::OnceLock;
+
+use crate::sim::action::DROP_COLUMNS;
 use crate::sim::{
-    acts_apart, Action, CountedBoards, Field, FieldCounts, MoveResult, Neighbourhood,
+    acts_apart, Action, CountedBoards, Field, FieldCounts, MoveResult, Neighbourhood, PreparedPack,
 };
 
 /// What a last-ply drop keeps of the field it left, and how a child reads it.
@@ -68,7 +70,7 @@ impl<K: Kept> LastPlyDrop<K> {
 }
 
 /// The last ply's drops on `field`, in [`Action::drops`] order.
-pub fn last_ply_drops<N: Neighbourhood, K: Kept>(
+fn last_ply_drops<N: Neighbourhood, K: Kept>(
     field: &Field,
     pack: &PreparedPack,
 ) -> Vec<LastPlyDrop<K>> {
@@ -89,27 +91,43 @@ pub fn last_ply_drops<N: Neighbourhood, K: Kept>(
         .collect()
 }
 
-/// A line's parent's last-ply drops, and the parent's field.
-pub struct ParentDrops<'a, K> {
-    pub drops: &'a [LastPlyDrop<K>],
-    pub field: &'a Field,
+/// The last ply's drops on a line's field, played when a child first asks for them: a child
+/// on which a row fell differs in every column and reads none, and a line none of whose
+/// children can read costs nothing.
+pub struct LastPlyDrops<'a, K> {
+    field: &'a Field,
+    pack: &'a PreparedPack,
+    drops: OnceLock<Vec<LastPlyDrop<K>>>,
 }
 
-// Derived `Clone` and `Copy` would ask the same of `K`; the struct holds only references.
-impl<K> Clone for ParentDrops<'_, K> {
-    fn clone(&self) -> Self {
-        *self
+impl<'a, K: Kept> LastPlyDrops<'a, K> {
+    /// The drops of `pack` (the last ply's) on `field` (the line's, after its turn-start row).
+    pub fn new(field: &'a Field, pack: &'a PreparedPack) -> Self {
+        LastPlyDrops {
+            field,
+            pack,
+            drops: OnceLock::new(),
+        }
+    }
+
+    /// The drops, and the columns in which `field` (a child's, after its turn-start row)
+    /// differs from the line's; `None` when no drop could act apart from them.
+    pub fn beside<N: Neighbourhood>(&self, field: &Field) -> Option<(&[LastPlyDrop<K>], u16)> {
+        let changed = self.field.changed_columns(field);
+        if !some_drop_acts_apart(changed) {
+            return None;
+        }
+        let drops = self
+            .drops
+            .get_or_init(|| last_ply_drops::<N, K>(self.field, self.pack));
+        Some((drops, changed))
     }
 }
 
-impl<K> Copy for ParentDrops<'_, K> {}
-
-impl<'a, K> ParentDrops<'a, K> {
-    /// The drops, and the columns in which `field` (the line's, after its turn-start row)
-    /// differs from the parent's.
-    pub fn beside(self, field: &Field) -> (&'a [LastPlyDrop<K>], u16) {
-        (self.drops, self.field.changed_columns(field))
-    }
+/// Whether some drop's own two columns are apart from the `changed` ones: no other drop can be
+/// read.
+fn some_drop_acts_apart(changed: u16) -> bool {
+    (0..DROP_COLUMNS).any(|x| acts_apart(0b11u16 << x, changed))
 }
 
 #[cfg(test)]
@@ -126,11 +144,7 @@ mod tests {
         for position in crate::bench::bench_positions() {
             let root = position.me.field;
             let (pack, next) = (&position.packs[0], &position.packs[1]);
-            let drops = last_ply_drops::<Shift, K>(&root, next);
-            let parent = ParentDrops {
-                drops: &drops,
-                field: &root,
-            };
+            let parent = LastPlyDrops::<K>::new(&root, next);
             for (&first, row) in Action::drops().iter().flat_map(|a| [(a, false), (a, true)]) {
                 let mut child = root;
                 if child.apply::<Shift>(pack, first).dead {
@@ -139,7 +153,9 @@ mod tests {
                 if row {
                     child.drop_ojama_row();
                 }
-                let (drops, changed) = parent.beside(&child);
+                let Some((drops, changed)) = parent.beside::<Shift>(&child) else {
+                    continue;
+                };
                 for (drop, &then) in drops.iter().zip(Action::drops()) {
                     let Some((kept, kept_result)) = drop.beside(&child, changed) else {
                         continue;
