@@ -284,6 +284,12 @@ impl BitBoard {
         backend::and_not(self, other)
     }
 
+    /// These cells outside `cells`, and `other`'s inside them.
+    #[inline]
+    pub fn with_cells_of(self, other: BitBoard, cells: BitBoard) -> BitBoard {
+        self.and_not(cells) | (other & cells)
+    }
+
     /// The cells touching any cell of `self` in the 8 directions, cut to the grid. A cell of
     /// `self` is included only if another cell of `self` touches it.
     #[inline]

@@ -171,7 +171,7 @@ impl CountedBoards {
     #[inline]
     pub fn counts_with_columns_of(&self, other: &Field, columns: u16) -> FieldCounts {
         let theirs = BitBoard::of_columns(columns);
-        let mix = |mine: BitBoard, n: usize| mine.and_not(theirs) | (other.boards[n] & theirs);
+        let mix = |mine: BitBoard, n: usize| mine.with_cells_of(other.boards[n], theirs);
         FieldCounts::of(
             mix(self.blocks, ANY),
             mix(self.fives, SKILL_NUMBER),
@@ -724,7 +724,7 @@ impl Field {
         let theirs = BitBoard::of_columns(columns);
         let mut mixed = *self;
         for (mine, &their) in mixed.boards.iter_mut().zip(&other.boards) {
-            *mine = mine.and_not(theirs) | (their & theirs);
+            *mine = mine.with_cells_of(their, theirs);
         }
         let mut height_bytes = [0u64; 2];
         let mut rest = columns & ((1 << WIDTH) - 1);
