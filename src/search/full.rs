@@ -266,9 +266,8 @@ impl<'a> Worker<'a> {
             return value;
         }
         let pack = &self.search.packs[pack_index];
-        let read = parent
-            .filter(|_| self.children_end(depth))
-            .and_then(|p| p.beside::<N>(&node.me.field));
+        debug_assert!(parent.is_none() || self.children_end(depth));
+        let read = parent.and_then(|p| p.beside::<N>(&node.me.field));
         let drops = self
             .grandchildren_end(depth)
             .then(|| LastPlyDrops::new(&node.me.field, &self.search.packs[pack_index + 1]));
