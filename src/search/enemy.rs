@@ -10,7 +10,7 @@ use ysai_tables::skill_ojama;
 
 use super::eval::{skill_worth_trying, MAX_DEPTH};
 use super::key::{FieldHash, WordHasher};
-use super::last_ply::{LastPlyDrop, LastPlyDrops};
+use super::last_ply::{LastPlyDrops, Reading};
 use super::timeman::Deadline;
 use super::tt::TranspositionTable;
 use crate::sim::game::{gauge_damage, offset_ojama, OJAMA_ROW};
@@ -402,8 +402,8 @@ impl Search<'_> {
             tt.store(key, 1);
         }
         if self.children_end_search(&line, depth) {
-            let beside = parent.and_then(|p| p.beside::<N>(&line.me.field));
-            self.record_moves::<N>(table, &line, depth + 1, beside);
+            let reading = parent.and_then(|p| p.beside::<N>(&line.me.field));
+            self.record_moves::<N>(table, &line, depth + 1, reading);
             return;
         }
         let drops = self.grandchildren_end_search(&line, depth).then(|| {
@@ -422,10 +422,10 @@ impl Search<'_> {
         table: &mut StatusTable,
         line: &EnemyLine,
         depth: usize,
-        parent: Option<(&[LastPlyDrop<CountedBoards>], u16)>,
+        reading: Option<Reading<'_, CountedBoards>>,
     ) {
         let pack = &self.packs[line.turn];
-        for (i, &action) in Action::ALL.iter().enumerate() {
+        for action in Action::ALL {
             let Action::Drop { x, rot } = action else {
                 if let Some(child) = line.play::<N>(pack, action) {
                     table.nodes += 1;
@@ -433,8 +433,7 @@ impl Search<'_> {
                 }
                 continue;
             };
-            let kept =
-                parent.and_then(|(drops, changed)| drops[i - 1].beside(&line.me.field, changed));
+            let kept = reading.and_then(|r| r.read(action));
             let (counts, result) = kept.unwrap_or_else(|| {
                 let mut field = line.me.field;
                 let result = field.drop_pack::<N>(pack, x, rot);

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::enemy::{StatusTable, ANY, BEFORE, NEVER};
 use super::eval::{enemy_dead_after, evaluate, raise_gauge, skill_worth_trying, EvalContext, Line};
 use super::key::WordHasher;
-use super::last_ply::{LastPlyDrop, LastPlyDrops};
+use super::last_ply::{LastPlyDrops, Reading};
 use super::timeman::Deadline;
 use super::tt::TranspositionTable;
 use crate::sim::game::{gauge_damage, offset_ojama, GAUGE_PER_VANISH, OJAMA_ROW, SKILL_COST};
@@ -267,18 +267,13 @@ impl<'a> Worker<'a> {
         }
         let pack = &self.search.packs[pack_index];
         debug_assert!(parent.is_none() || self.children_end(depth));
-        let read = parent.and_then(|p| p.beside::<N>(&node.me.field));
+        let reading = parent.and_then(|p| p.beside::<N>(&node.me.field));
         let drops = self
             .grandchildren_end(depth)
             .then(|| LastPlyDrops::new(&node.me.field, &self.search.packs[pack_index + 1]));
         let mut best = LOST;
-        for (i, &action) in Action::ALL.iter().enumerate() {
-            let kept = match (read, action) {
-                (Some((drops, changed)), Action::Drop { .. }) => {
-                    read_leaf(node, &drops[i - 1], changed)
-                }
-                _ => None,
-            };
+        for action in Action::ALL {
+            let kept = reading.and_then(|r| read_leaf(node, &r, action));
             let Some(mut child) = kept.unwrap_or_else(|| play::<N>(node, pack, action)) else {
                 continue;
             };
@@ -342,10 +337,10 @@ fn play<N: Neighbourhood>(node: &Line, pack: &PreparedPack, action: Action) -> O
     moved(node, child, &result, action == Action::Skill)
 }
 
-/// A leaf's drop read off `node`'s parent where it acted apart from the `changed` columns:
-/// `Some(None)` if I die of it, `None` where it must be played.
-fn read_leaf(node: &Line, drop: &LastPlyDrop<Field>, changed: u16) -> Option<Option<Line>> {
-    let (field, result) = drop.beside(&node.me.field, changed)?;
+/// The leaf after `action`, read off `node`'s parent: `Some(None)` if I die of it, `None`
+/// where it must be played.
+fn read_leaf(node: &Line, reading: &Reading<'_, Field>, action: Action) -> Option<Option<Line>> {
+    let (field, result) = reading.read(action)?;
     let mut child = *node;
     child.me.field = field;
     child.me.take_result(&result);

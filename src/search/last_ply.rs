@@ -63,9 +63,28 @@ impl<K: Kept> LastPlyDrop<K> {
     /// What this drop does on `field`, which differs from the line's in the `changed`
     /// columns; `None` where the drop came near a changed column and must be played.
     #[inline]
-    pub fn beside(&self, field: &Field, changed: u16) -> Option<(K::Read, MoveResult)> {
+    fn beside(&self, field: &Field, changed: u16) -> Option<(K::Read, MoveResult)> {
         acts_apart(self.columns, changed)
             .then(|| (self.after.with_columns_of(field, changed), self.result))
+    }
+}
+
+/// A child's reading of its line's drops: the child's field and the columns in which it
+/// differs from the line's.
+#[derive(Clone, Copy)]
+pub struct Reading<'r, K> {
+    drops: &'r [LastPlyDrop<K>],
+    field: &'r Field,
+    changed: u16,
+}
+
+impl<K: Kept> Reading<'_, K> {
+    /// What `action` does on the child's field, read off the line's; `None` for the skill and
+    /// where the drop came near a changed column and must be played.
+    #[inline]
+    pub fn read(&self, action: Action) -> Option<(K::Read, MoveResult)> {
+        let drop = &self.drops[action.index().checked_sub(1)?];
+        drop.beside(self.field, self.changed)
     }
 }
 
@@ -110,9 +129,9 @@ impl<'a, K: Kept> LastPlyDrops<'a, K> {
         }
     }
 
-    /// The drops, and the columns in which `field` (a child's, after its turn-start row)
-    /// differs from the line's; `None` when no drop could act apart from them.
-    pub fn beside<N: Neighbourhood>(&self, field: &Field) -> Option<(&[LastPlyDrop<K>], u16)> {
+    /// The reading of `field` (a child's, after its turn-start row); `None` when no drop
+    /// could act apart from the columns in which it differs from the line's.
+    pub fn beside<'r, N: Neighbourhood>(&'r self, field: &'r Field) -> Option<Reading<'r, K>> {
         let changed = self.field.changed_columns(field);
         if !some_drop_acts_apart(changed) {
             return None;
@@ -120,7 +139,11 @@ impl<'a, K: Kept> LastPlyDrops<'a, K> {
         let drops = self
             .drops
             .get_or_init(|| last_ply_drops::<N, K>(self.field, self.pack));
-        Some((drops, changed))
+        Some(Reading {
+            drops,
+            field,
+            changed,
+        })
     }
 }
 
@@ -153,11 +176,11 @@ mod tests {
                 if row {
                     child.drop_ojama_row();
                 }
-                let Some((drops, changed)) = parent.beside::<Shift>(&child) else {
+                let Some(reading) = parent.beside::<Shift>(&child) else {
                     continue;
                 };
-                for (drop, &then) in drops.iter().zip(Action::drops()) {
-                    let Some((kept, kept_result)) = drop.beside(&child, changed) else {
+                for &then in Action::drops() {
+                    let Some((kept, kept_result)) = reading.read(then) else {
                         continue;
                     };
                     let mut played = child;
