@@ -279,6 +279,7 @@ const NEW_FLAGS: &[&str] = &[
     "no-counter-plan",
     "no-hold-fire",
     "no-outbuild",
+    "no-exchange",
     "style",
     "nbtmax",
     "turn-ms",

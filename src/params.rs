@@ -396,6 +396,12 @@ pub struct RuleFlags {
     #[arg(help_heading = heading::YSAI_TURN,
           help = "Do not out-build an opponent waiting on a high trigger (ablation)")]
     pub no_outbuild: bool,
+    /// `--no-exchange`: ysai does not read the exchange (its fires, holds and counters against
+    /// the opponent's replies); the counter, hold-fire and out-build rules decide alone.
+    #[arg(long = "no-exchange")]
+    #[arg(help_heading = heading::YSAI_TURN,
+          help = "No exchange reader: the counter, hold-fire and out-build rules decide alone (ablation)")]
+    pub no_exchange: bool,
 }
 
 /// What only the rush player reads.
@@ -708,6 +714,7 @@ impl Params {
             no_counter_plan: false,
             no_hold_fire: false,
             no_outbuild: false,
+            no_exchange: false,
         },
         rush: RushFlags {
             rush_late_game: false,

@@ -12,6 +12,7 @@
 //! live in `search/` and never call back here.
 
 mod budget;
+mod exchange;
 mod guard;
 pub mod original;
 mod plan;
@@ -22,6 +23,7 @@ use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 pub use budget::Budget;
+pub use exchange::Reading;
 pub use guard::{overrule, Guard, Overrule, Weighing};
 pub use plan::{next_move, Fires, Plan};
 pub use planner::{search_fires, BeamNote, PlanSearch};
@@ -29,8 +31,10 @@ pub use planner::{search_fires, BeamNote, PlanSearch};
 use crate::params::Params;
 use crate::player::{greedy::best_move, Player};
 use crate::search::beam::{BeamConfig, BeamRoot, Injection};
+use crate::sim::game::OJAMA_ROW;
 use crate::sim::Position;
 use crate::sim::{Action, Neighbourhood};
+use exchange::{Line, Source};
 use rules::{high_trigger, Threats};
 
 /// Plan searches: moves searched at most and their time at the qualifier's clock (scaled).
@@ -40,6 +44,23 @@ const COUNTER: (usize, u64) = (10, 15_000);
 const ANSWER: (usize, u64) = (7, 5_000);
 const EXTEND: (usize, u64) = (8, 13_000);
 const OUTBUILD: (usize, u64) = (8, 15_000);
+/// The exchange reader's searches: each side's race (its fires at each depth with nothing
+/// coming, at fixed widths: it runs every turn to tell whether an exchange is on), the
+/// opponent's answers to my early fires, my counters to its early fire.
+const RACE: (usize, u64) = (8, 1_500);
+const READ_ANSWER: (usize, u64) = (7, 2_000);
+const READ_COUNTER: (usize, u64) = (10, 4_000);
+/// The reader runs from this turn on (no chain worth reading is ready before).
+const READ_FROM_TURN: usize = 6;
+/// An exchange is on when either side can send this much (a 12-chain) within
+/// `EARLY_MOVES` moves.
+const LIVE_OJAMA: i64 = 45;
+/// Fires of mine this early are read only against the opponent's answer searched for them;
+/// later ones, against its race (their answers fall past what the reader plays out).
+const EARLY_MOVES: usize = 3;
+/// The least fire of mine the reader weighs (an 11-chain): smaller ones only delay the
+/// opponent, which rebuilds its trigger above their rows.
+const OPTION_OJAMA: i64 = 33;
 /// A plan search's widths (per depth, per chain bucket) when the clock leaves only fixed work:
 /// a few milliseconds a beam, and still a plan where the greedy move would build nothing.
 const FIXED_WIDTHS: (usize, usize) = (24, 12);
@@ -70,6 +91,8 @@ pub enum Why {
     /// The full search overruled the plan.
     Lethal,
     Survive,
+    /// The exchange reader chose the move.
+    Exchange,
 }
 
 /// What one turn did, for `-tm` (and tests).
@@ -78,6 +101,7 @@ pub struct TurnReport {
     pub action: Action,
     pub why: Why,
     pub beams: Vec<BeamNote>,
+    pub reading: Option<Reading>,
     pub weighing: Option<Weighing>,
     pub elapsed: Duration,
 }
@@ -93,6 +117,8 @@ enum Search {
     Answer,
     Extend,
     Outbuild,
+    /// A side's fires at each depth with nothing coming, for the exchange reader.
+    Race,
 }
 
 impl Search {
@@ -104,6 +130,7 @@ impl Search {
             Search::Answer => "answer",
             Search::Extend => "extend",
             Search::Outbuild => "outbuild",
+            Search::Race => "race",
         }
     }
 }
@@ -135,6 +162,7 @@ struct Turn<'v, 'a> {
     view: &'v Position<'a>,
     budget: Budget,
     beams: Vec<BeamNote>,
+    reading: Option<Reading>,
 }
 
 impl<N: Neighbourhood> Ysai<N> {
@@ -178,6 +206,7 @@ impl<N: Neighbourhood> Ysai<N> {
             view,
             budget,
             beams: Vec::new(),
+            reading: None,
         };
         let mut why = self.plan_turn(&mut turn);
         let mut action = match next_move::<N>(&mut self.plan, view.me, &view.packs[0]) {
@@ -201,6 +230,7 @@ impl<N: Neighbourhood> Ysai<N> {
             action,
             why,
             beams: turn.beams,
+            reading: turn.reading,
             weighing,
             elapsed: start.elapsed(),
         }
@@ -213,6 +243,9 @@ impl<N: Neighbourhood> Ysai<N> {
         if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
             self.against_bomber = true;
             self.plan = None;
+        }
+        if self.read_exchange(turn) {
+            return Why::Exchange;
         }
         let mut why = Why::Plan;
         if self.counter(turn) {
@@ -245,9 +278,24 @@ impl<N: Neighbourhood> Ysai<N> {
         turn: &mut Turn<'_, '_>,
         kind: Search,
         root: BeamRoot<'_>,
-        (horizon, flag_ms): (usize, u64),
+        shape: (usize, u64),
         target_ojama: i64,
         attack: i64,
+    ) -> Fires {
+        let injection = (attack > 0).then_some((1, attack));
+        self.plan_search_injected(turn, kind, root, shape, target_ojama, injection)
+    }
+
+    /// A plan search from `root` of at most `horizon` moves, for its time `flag_ms`, aiming at
+    /// `target_ojama`, with `injection`'s ojama added to the stock after its number of moves.
+    fn plan_search_injected(
+        &self,
+        turn: &mut Turn<'_, '_>,
+        kind: Search,
+        root: BeamRoot<'_>,
+        (horizon, flag_ms): (usize, u64),
+        target_ojama: i64,
+        injection: Option<(usize, i64)>,
     ) -> Fires {
         let fixed = turn.budget.fixed_work();
         let widths = match kind {
@@ -263,17 +311,16 @@ impl<N: Neighbourhood> Ysai<N> {
             (beam.min_x, beam.max_x, beam.height_cutoff) =
                 (first.min_x, first.max_x, first.height_cutoff);
         }
-        beam.injection = (attack > 0).then_some(Injection {
-            after_moves: 1,
-            ojama: attack,
-        });
+        beam.injection = injection
+            .filter(|&(_, ojama)| ojama > 0)
+            .map(|(after_moves, ojama)| Injection { after_moves, ojama });
         let nodes = self.params.opening.beam_nodes;
         beam.node_budget = (nodes > 0).then_some(nodes);
         let search = PlanSearch {
             beam,
             target_ojama,
             deadline: turn.budget.deadline(turn.budget.search(flag_ms)),
-            widen: nodes == 0 && !fixed,
+            widen: nodes == 0 && !fixed && kind != Search::Race,
         };
         let (fires, notes) = search_fires::<N>(kind.label(), root, &search);
         turn.beams.extend(notes);
@@ -289,13 +336,17 @@ impl<N: Neighbourhood> Ysai<N> {
         target_ojama: i64,
         attack: i64,
     ) -> Fires {
-        let view = turn.view;
-        let root = BeamRoot {
+        let root = self.my_root(turn.view);
+        self.plan_search(turn, kind, root, shape, target_ojama, attack)
+    }
+
+    /// My side of the turn's position, as a plan search's root.
+    fn my_root<'p>(&self, view: &Position<'p>) -> BeamRoot<'p> {
+        BeamRoot {
             state: *view.me,
             enemy_ojama: view.opponent.ojama,
             packs: view.packs,
-        };
-        self.plan_search(turn, kind, root, shape, target_ojama, attack)
+        }
     }
 
     fn adopt(&mut self, fires: &Fires, target_ojama: i64) -> bool {
@@ -361,6 +412,115 @@ impl<N: Neighbourhood> Ysai<N> {
         self.adopt(&fires, i64::MAX)
     }
 
+    /// The opponent's plan search from the turn's position.
+    fn their_plan_search(
+        &self,
+        turn: &mut Turn<'_, '_>,
+        kind: Search,
+        shape: (usize, u64),
+        attack: Option<(usize, i64)>,
+    ) -> Fires {
+        let view = turn.view;
+        let root = BeamRoot {
+            state: *view.opponent,
+            enemy_ojama: view.me.ojama,
+            packs: view.packs,
+        };
+        self.plan_search_injected(turn, kind, root, shape, i64::MAX, attack)
+    }
+
+    /// When either side can send a big attack within a few moves, reads the exchange
+    /// ([`exchange`]) and follows the line it chooses. `false` (and nothing changed) when no
+    /// exchange is on, the reader is switched off or the clock leaves only fixed work.
+    fn read_exchange(&mut self, turn: &mut Turn<'_, '_>) -> bool {
+        let view = turn.view;
+        if self.params.rules.no_exchange || view.turn < READ_FROM_TURN || turn.budget.fixed_work() {
+            return false;
+        }
+        let plan = self
+            .plan
+            .clone()
+            .filter(|p| p.replays::<N>(view.me, view.packs));
+        let my_race = self.my_plan_search(turn, Search::Race, RACE, i64::MAX, 0);
+        let their_race = self.their_plan_search(turn, Search::Race, RACE, None);
+        let plan_fire = plan.as_ref().map(Plan::fire);
+        let early_ojama = |fires: &Fires| {
+            fires
+                .by_depth
+                .iter()
+                .take(EARLY_MOVES)
+                .flatten()
+                .map(|f| f.ojama)
+                .max()
+        };
+        let live = [early_ojama(&my_race), early_ojama(&their_race)]
+            .into_iter()
+            .flatten()
+            .chain(
+                plan_fire
+                    .iter()
+                    .filter(|f| f.path.len() <= EARLY_MOVES)
+                    .map(|f| f.ojama),
+            )
+            .any(|ojama| ojama >= LIVE_OJAMA);
+        if !live {
+            return false;
+        }
+        let mut mine: Vec<Line> = Vec::new();
+        let lines = plan_fire.into_iter().map(|f| Line::new(f, Source::Plan));
+        for line in lines.chain(race_lines(&my_race)) {
+            if line.fire.ojama >= OPTION_OJAMA
+                && !mine.iter().any(|m| m.fire.path == line.fire.path)
+            {
+                mine.push(line);
+            }
+        }
+        let mut theirs: Vec<Line> = race_lines(&their_race).collect();
+        // The opponent's answer to each of my early fires, my attack in its stock.
+        for (i, line) in mine.clone().iter().enumerate() {
+            let depth = line.fire_depth();
+            if depth >= EARLY_MOVES {
+                continue;
+            }
+            let stock = (view.me.ojama - OJAMA_ROW * depth as i64).max(0);
+            let attack = (line.fire.ojama - stock).max(0);
+            let answers = self.their_plan_search(
+                turn,
+                Search::Answer,
+                READ_ANSWER,
+                Some((depth + 1, attack)),
+            );
+            theirs.extend(answer_lines(&answers, i));
+        }
+        // My counter to the opponent's biggest early fire, its attack in my stock.
+        let threat = theirs
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.source == Source::Race && l.fire_depth() < EARLY_MOVES)
+            .max_by_key(|(_, l)| (l.fire.ojama, std::cmp::Reverse(l.fire_depth())));
+        if let Some((j, line)) = threat.filter(|(_, l)| l.fire.ojama >= LIVE_OJAMA) {
+            let depth = line.fire_depth();
+            let stock = (view.opponent.ojama - OJAMA_ROW * depth as i64).max(0);
+            let attack = (line.fire.ojama - stock).max(0);
+            let counters = self.plan_search_injected(
+                turn,
+                Search::Counter,
+                self.my_root(view),
+                READ_COUNTER,
+                i64::MAX,
+                Some((depth + 1, attack)),
+            );
+            mine.extend(answer_lines(&counters, j).filter(|l| l.fire.ojama >= OPTION_OJAMA));
+        }
+        let reading = exchange::read::<N>(view.me, view.opponent, view.packs, mine, theirs);
+        if let Some(line) = reading.line() {
+            self.plan = Some(Plan::of(&line.fire));
+        }
+        let chose = reading.chosen.is_some();
+        turn.reading = Some(reading);
+        chose
+    }
+
     /// An opponent keeping a high trigger is waiting to counter: out-build it.
     fn outbuild(&mut self, turn: &mut Turn<'_, '_>, plan_chains: u32) -> bool {
         if self.params.rules.no_outbuild {
@@ -398,6 +558,24 @@ impl<N: Neighbourhood> Player for Ysai<N> {
     }
 }
 
+/// Each depth's fire of a race, as lines of its side.
+fn race_lines(fires: &Fires) -> impl Iterator<Item = Line> + '_ {
+    fires
+        .by_depth
+        .iter()
+        .flatten()
+        .map(|f| Line::new(f.clone(), Source::Race))
+}
+
+/// Each depth's fire of a search made against the other side's line `answered`.
+fn answer_lines(fires: &Fires, answered: usize) -> impl Iterator<Item = Line> + '_ {
+    fires
+        .by_depth
+        .iter()
+        .flatten()
+        .map(move |f| Line::new(f.clone(), Source::Answer(answered)))
+}
+
 /// `-tm`: turn, clock, every beam (`[label bd depth mch chain/depth ms]`), the full search's
 /// depths and nodes (`d enemy/mine n enemy/mine`) with its table's hit rate and the searches'
 /// milliseconds (`ms enemy/mine`), why, the move, the plan left and the opponent's latest
@@ -417,6 +595,9 @@ pub fn turn_line(
     );
     for note in &report.beams {
         let _ = write!(line, "{note}");
+    }
+    if let Some(reading) = &report.reading {
+        let _ = write!(line, "{reading}");
     }
     match &report.weighing {
         Some(w) => {

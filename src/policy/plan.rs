@@ -23,6 +23,15 @@ impl Plan {
         }
     }
 
+    /// The plan as a fire: its moves and what the last one fires.
+    pub fn fire(&self) -> BeamFire {
+        BeamFire {
+            path: self.moves.clone(),
+            chains: self.chains,
+            ojama: self.ojama,
+        }
+    }
+
     /// Whether the rest of the plan, played from `me` (ojama rows falling from its stock),
     /// still fires the chain it expects.
     pub fn replays<N: Neighbourhood>(&self, me: &PlayerState, packs: &[PreparedPack]) -> bool {

@@ -127,16 +127,30 @@ pub fn play_turn<N: Neighbourhood>(
     pack: &PreparedPack,
     actions: [Action; 2],
 ) -> [TurnOutcome; 2] {
+    play_turn_passing::<N>(players, pack, actions.map(Some))
+}
+
+/// [`play_turn`] where a player may pass (`None`): its ojama row still falls and it still
+/// takes the opponent's attack, but it places nothing. Passing is not a move of the game; a
+/// search uses it for a side whose line of moves has ended.
+pub fn play_turn_passing<N: Neighbourhood>(
+    players: &mut [PlayerState; 2],
+    pack: &PreparedPack,
+    actions: [Option<Action>; 2],
+) -> [TurnOutcome; 2] {
     let mut outcomes = [TurnOutcome::default(); 2];
     for (player, outcome) in players.iter_mut().zip(&mut outcomes) {
         outcome.ojama_dropped = player.drop_pending_ojama();
     }
     for ((player, outcome), action) in players.iter_mut().zip(&mut outcomes).zip(actions) {
-        if player.is_legal(action) {
-            outcome.result = player.act::<N>(pack, action);
-        } else {
-            outcome.illegal = true;
-            outcome.result.dead = player.field.is_dead();
+        match action {
+            Some(action) if player.is_legal(action) => {
+                outcome.result = player.act::<N>(pack, action);
+            }
+            _ => {
+                outcome.illegal = action.is_some();
+                outcome.result.dead = player.field.is_dead();
+            }
         }
     }
     for (me, opponent) in [(0, 1), (1, 0)] {

@@ -11,7 +11,7 @@ pub use action::Action;
 pub use field::{
     acts_apart, CountedBoards, DropOutcome, Field, FieldCounts, FieldError, MoveResult, QuietDrop,
 };
-pub use game::{play_turn, PlayerState, Position, TurnOutcome};
+pub use game::{play_turn, play_turn_passing, PlayerState, Position, TurnOutcome};
 pub use neighbours::{Neighbourhood, Shift, Table};
 pub use pack::{Pack, PreparedPack, PACKS_PER_GAME};
 
