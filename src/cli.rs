@@ -279,7 +279,7 @@ const NEW_FLAGS: &[&str] = &[
     "no-counter-plan",
     "no-hold-fire",
     "no-outbuild",
-    "no-exchange",
+    "exchange",
     "style",
     "nbtmax",
     "turn-ms",
@@ -364,7 +364,7 @@ fn parse_ai(s: &str) -> Result<AiChoice, String> {
     }
     match s.parse::<u8>() {
         Ok(n) if n <= 2 => Ok(AiChoice::Type(n)),
-        _ => Err("expected random, greedy, beam, or an aitype 0, 1 or 2".to_string()),
+        _ => Err("expected full, beam, rush, counter, greedy, random, or an aitype 0, 1 or 2".to_string()),
     }
 }
 

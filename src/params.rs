@@ -25,6 +25,7 @@ use clap::ArgAction;
 
 use crate::search::beam::{BeamConfig, BeamEval, Target, TURN_BEAM_TARGET};
 pub use crate::search::beam::{BeamEvalKind, HeightCutoff};
+use crate::player::CounterConfig;
 use crate::search::chokudai::ChokudaiConfig;
 use crate::search::eval::{CounterVerdict, EvalContext};
 pub use crate::sim::neighbours::NeighbourMode;
@@ -61,6 +62,8 @@ pub enum PlayerKind {
     Full,
     /// A champion-style sparring partner: one plan, replanned with an anytime search.
     Rush,
+    /// A counter-style sparring partner: builds and keeps its chain, answers an attack.
+    Counter,
 }
 
 /// Which defaults the play flags take (`--style`).
@@ -396,12 +399,14 @@ pub struct RuleFlags {
     #[arg(help_heading = heading::YSAI_TURN,
           help = "Do not out-build an opponent waiting on a high trigger (ablation)")]
     pub no_outbuild: bool,
-    /// `--no-exchange`: ysai does not read the exchange (its fires, holds and counters against
-    /// the opponent's replies); the counter, hold-fire and out-build rules decide alone.
-    #[arg(long = "no-exchange")]
+    /// `--exchange`: ysai reads the exchange (my fires, holds and counters played against the
+    /// opponent's race and answers) on the turns a big attack is within reach of either side,
+    /// instead of the counter, hold-fire and out-build rules. Off by default: it lost its first
+    /// match (docs/exchange-reader.md).
+    #[arg(long = "exchange")]
     #[arg(help_heading = heading::YSAI_TURN,
-          help = "No exchange reader: the counter, hold-fire and out-build rules decide alone (ablation)")]
-    pub no_exchange: bool,
+          help = "Read the exchange (fires and holds against the opponent's replies) instead of the counter and hold-fire rules (experimental)")]
+    pub exchange: bool,
 }
 
 /// What only the rush player reads.
@@ -714,7 +719,7 @@ impl Params {
             no_counter_plan: false,
             no_hold_fire: false,
             no_outbuild: false,
-            no_exchange: false,
+            exchange: false,
         },
         rush: RushFlags {
             rush_late_game: false,
@@ -858,6 +863,24 @@ impl Params {
                 beams.next_beam_width,
                 beams.next_beam_chain_width,
             )
+        }
+    }
+
+    /// The counter partner's build beam (`-nbd -nbw -nbcw`, ranked by the pack-free
+    /// potential; `--beam-nodes` if set) and its turn limit.
+    pub fn counter_player(&self) -> CounterConfig {
+        let beams = &self.turn_beams;
+        CounterConfig {
+            beam: BeamConfig {
+                eval: BeamEval::Potential,
+                node_budget: self.opening.node_budget(),
+                ..BeamConfig::new(
+                    beams.next_beam_depth,
+                    beams.next_beam_width,
+                    beams.next_beam_chain_width,
+                )
+            },
+            turn_limit_ms: self.clock.turn_limit_ms,
         }
     }
 

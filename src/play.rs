@@ -5,7 +5,9 @@ use crate::params::{
     OpeningBeamFlags, OriginalTurnFlags, Params, PlanTargetFlags, PlayerKind, RuleFlags, RushFlags,
     SearchFlags, TurnBeamFlags, TurnBeamLimitFlags, TurnFlags, TurnLogFlags, COMPATIBILITY_FLAGS,
 };
-use crate::player::{BeamPlayer, Greedy, OriginalPlayer, Player, RandomPlayer, RushPlayer};
+use crate::player::{
+    BeamPlayer, CounterPlayer, Greedy, OriginalPlayer, Player, RandomPlayer, RushPlayer,
+};
 use crate::policy::Ysai;
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
 use crate::sim::{
@@ -53,6 +55,11 @@ fn groups_read(params: &Params) -> Vec<Option<clap::Id>> {
             RuleFlags::group_id(),
             RushFlags::group_id(),
             TurnLogFlags::group_id(),
+        ],
+        PlayerKind::Counter => vec![
+            ClockFlags::group_id(),
+            TurnBeamFlags::group_id(),
+            OpeningBeamFlags::group_id(),
         ],
         PlayerKind::Beam => [
             &plan_beams[..],
@@ -246,6 +253,7 @@ fn make_player<N: Neighbourhood>(params: &Params) -> Box<dyn Player> {
         PlayerKind::Full if params.plays_original() => Box::new(OriginalPlayer::<N>::new(params)),
         PlayerKind::Full => Box::new(Ysai::<N>::new(params)),
         PlayerKind::Rush => Box::new(RushPlayer::<N>::new(params)),
+        PlayerKind::Counter => Box::new(CounterPlayer::<N>::new(params.counter_player())),
     }
 }
 
@@ -329,6 +337,7 @@ mod tests {
             PlayerKind::Beam,
             PlayerKind::Full,
             PlayerKind::Rush,
+            PlayerKind::Counter,
         ];
         let mut players = Vec::new();
         for player in kinds {

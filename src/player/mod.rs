@@ -2,6 +2,7 @@
 //! legal for the state it was given.
 
 mod beam;
+mod counter;
 pub mod greedy;
 mod original;
 mod random;
@@ -9,6 +10,7 @@ mod report;
 mod rush;
 
 pub use beam::BeamPlayer;
+pub use counter::{CounterConfig, CounterPlayer};
 pub use greedy::Greedy;
 pub use original::OriginalPlayer;
 pub use random::RandomPlayer;

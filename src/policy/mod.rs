@@ -430,11 +430,11 @@ impl<N: Neighbourhood> Ysai<N> {
     }
 
     /// When either side can send a big attack within a few moves, reads the exchange
-    /// ([`exchange`]) and follows the line it chooses. `false` (and nothing changed) when no
-    /// exchange is on, the reader is switched off or the clock leaves only fixed work.
+    /// ([`exchange`]) and follows the line it chooses (`--exchange`). `false` (and nothing
+    /// changed) when no exchange is on, the reader is off or the clock leaves only fixed work.
     fn read_exchange(&mut self, turn: &mut Turn<'_, '_>) -> bool {
         let view = turn.view;
-        if self.params.rules.no_exchange || view.turn < READ_FROM_TURN || turn.budget.fixed_work() {
+        if !self.params.rules.exchange || view.turn < READ_FROM_TURN || turn.budget.fixed_work() {
             return false;
         }
         let plan = self

@@ -1,0 +1,209 @@
+//! `--ai counter`: a sparring partner that plays the 2019 counter specialist's way
+//! (champions.md §4): it builds the biggest chain it can and keeps it, firing first only
+//! late and big; once the opponent's attack reaches its stock it answers with whatever it has
+//! built, and after its first fire it fires every chain of 11 or more. Each turn's build is
+//! the first move of a beam ranked by the pack-free potential, which grows the chain without
+//! firing it.
+
+use std::marker::PhantomData;
+use std::time::Instant;
+
+use super::greedy::rank;
+use super::{Greedy, Player};
+use crate::search::beam::{search as beam_search, BeamConfig, BeamRoot};
+use crate::search::timeman::Clock;
+use crate::sim::{Action, Neighbourhood, PlayerState, Position};
+
+/// While waiting it fires first only chains this long, and only after this turn.
+const WAIT_CHAINS: u32 = 18;
+const WAIT_UNTIL_TURN: usize = 20;
+/// Once attacked, or once it has fired, chains this long go.
+const FIRE_CHAINS: u32 = 11;
+/// Turns after an attack in which it answers rather than builds.
+const COUNTER_TURNS: usize = 15;
+/// A field this tall, or a stock this big, fires anything: waiting longer buries it.
+const PINCH_HEIGHT: u8 = 13;
+const PINCH_STOCK: i64 = 30;
+/// A beam's time at the qualifier's clock (scaled): the opening's, later turns'.
+const OPENING_MS: u64 = 10_000;
+const TURN_MS: u64 = 2_500;
+
+/// What the counter partner reads: its build beam and the turn limit.
+#[derive(Clone, Debug)]
+pub struct CounterConfig {
+    /// The build beam (depth, widths, evaluation, node budget); its deadline is set per turn.
+    pub beam: BeamConfig,
+    pub turn_limit_ms: u64,
+}
+
+pub struct CounterPlayer<N: Neighbourhood> {
+    config: CounterConfig,
+    /// No chain of its own fired yet: it keeps its chain for the opponent's attack.
+    waiting: bool,
+    /// The last turn the opponent's attack reached its stock.
+    attacked: Option<usize>,
+    /// The stock it saw last turn.
+    stock: i64,
+    neighbours: PhantomData<N>,
+}
+
+impl<N: Neighbourhood> CounterPlayer<N> {
+    pub fn new(config: CounterConfig) -> Self {
+        CounterPlayer {
+            config,
+            waiting: true,
+            attacked: None,
+            stock: 0,
+            neighbours: PhantomData,
+        }
+    }
+
+    /// The chain length that fires this turn.
+    fn fire_from(&self, view: &Position<'_>) -> u32 {
+        let me = view.me;
+        let pinch = me.field.heights().into_iter().max().unwrap_or(0) >= PINCH_HEIGHT
+            || me.ojama >= PINCH_STOCK;
+        let answering = self
+            .attacked
+            .is_some_and(|t| view.turn < t + COUNTER_TURNS);
+        if pinch {
+            1
+        } else if answering || !self.waiting {
+            FIRE_CHAINS
+        } else if view.turn > WAIT_UNTIL_TURN {
+            WAIT_CHAINS
+        } else {
+            u32::MAX
+        }
+    }
+
+    /// The first move of the build beam's best line.
+    fn build(&self, view: &Position<'_>, start: Instant) -> Option<Action> {
+        let flag_ms = if view.turn == 0 { OPENING_MS } else { TURN_MS };
+        let mut beam = self.config.beam.clone();
+        beam.deadline =
+            Some(Clock::of(view, self.config.turn_limit_ms).deadline(start, flag_ms));
+        let root = BeamRoot {
+            state: *view.me,
+            enemy_ojama: view.opponent.ojama,
+            packs: view.packs,
+        };
+        beam_search::<N>(root, &beam).plan.first().copied()
+    }
+}
+
+/// My longest chain this turn among the moves that survive it, and a move that fires it.
+fn best_chain<N: Neighbourhood>(me: &PlayerState, view: &Position<'_>) -> Option<(u32, Action)> {
+    let mut state = *me;
+    state.drop_pending_ojama();
+    me.legal_actions()
+        .filter_map(|action| {
+            let mut after = state;
+            let result = after.act::<N>(&view.packs[0], action);
+            (!result.dead && result.chains > 0).then_some((result.chains, action))
+        })
+        .max_by_key(|&(chains, action)| (chains, std::cmp::Reverse(action.index())))
+}
+
+impl<N: Neighbourhood> Player for CounterPlayer<N> {
+    fn choose(&mut self, view: &Position<'_>) -> Action {
+        let start = Instant::now();
+        if view.me.ojama > self.stock {
+            self.attacked = Some(view.turn);
+        }
+        self.stock = view.me.ojama;
+        let fire = best_chain::<N>(view.me, view).filter(|&(c, _)| c >= self.fire_from(view));
+        if let Some((chains, action)) = fire {
+            if chains >= FIRE_CHAINS {
+                self.waiting = false;
+            }
+            return action;
+        }
+        let pack = &view.packs[0];
+        match self.build(view, start) {
+            Some(action) if view.me.is_legal(action) && rank::<N>(view.me, pack, action).0 => {
+                action
+            }
+            _ => Greedy::<N>::default().choose(view),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{Field, Pack, PreparedPack, Shift};
+
+    fn config() -> CounterConfig {
+        CounterConfig {
+            beam: BeamConfig::new(3, 20, 10),
+            turn_limit_ms: 20_000,
+        }
+    }
+
+    fn view<'a>(
+        me: &'a PlayerState,
+        opponent: &'a PlayerState,
+        packs: &'a [PreparedPack],
+        turn: usize,
+    ) -> Position<'a> {
+        Position {
+            turn,
+            packs,
+            me,
+            opponent,
+            time_left_ms: 180_000,
+        }
+    }
+
+    #[test]
+    fn it_waits_with_a_ready_chain_and_answers_once_attacked() {
+        let packs = vec![
+            PreparedPack::new(Pack {
+                cells: [[0, 0], [3, 0]]
+            });
+            4
+        ];
+        let none = PlayerState::default();
+        let me = PlayerState {
+            field: Field::from_picture(&["7"]).unwrap(),
+            ..PlayerState::default()
+        };
+        let mut player = CounterPlayer::<Shift>::new(config());
+        assert_eq!(player.fire_from(&view(&me, &none, &packs, 5)), u32::MAX, "waiting");
+        assert_eq!(player.fire_from(&view(&me, &none, &packs, 25)), WAIT_CHAINS, "late: only big");
+        // The opponent's attack reaches the stock: it answers with 11 or more for a while.
+        let attacked = PlayerState { ojama: 5, ..me };
+        player.choose(&view(&attacked, &none, &packs, 6));
+        assert_eq!(player.attacked, Some(6));
+        assert_eq!(player.fire_from(&view(&attacked, &none, &packs, 7)), FIRE_CHAINS);
+        let later = view(&attacked, &none, &packs, 6 + COUNTER_TURNS);
+        assert_eq!(player.fire_from(&later), u32::MAX, "the answer's time is over");
+        let tall = PlayerState {
+            field: Field::from_picture(&["1"; 13]).unwrap(),
+            ..PlayerState::default()
+        };
+        assert_eq!(player.fire_from(&view(&tall, &none, &packs, 5)), 1, "in a pinch");
+    }
+
+    #[test]
+    fn it_fires_a_ready_chain_when_its_length_is_due() {
+        // A 3 dropped on the 7 fires a one-chain: due only in a pinch (a stock of 30).
+        let packs = vec![
+            PreparedPack::new(Pack {
+                cells: [[0, 0], [3, 0]]
+            });
+            4
+        ];
+        let none = PlayerState::default();
+        let me = PlayerState {
+            field: Field::from_picture(&["7"]).unwrap(),
+            ..PlayerState::default()
+        };
+        assert_eq!(best_chain::<Shift>(&me, &view(&me, &none, &packs, 0)).map(|c| c.0), Some(1));
+        let mut player = CounterPlayer::<Shift>::new(config());
+        let built = player.choose(&view(&me, &none, &packs, 1));
+        let mut after = me;
+        assert_eq!(after.act::<Shift>(&packs[0], built).chains, 0, "it builds instead");
+    }
+}
