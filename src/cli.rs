@@ -364,7 +364,10 @@ fn parse_ai(s: &str) -> Result<AiChoice, String> {
     }
     match s.parse::<u8>() {
         Ok(n) if n <= 2 => Ok(AiChoice::Type(n)),
-        _ => Err("expected full, beam, rush, counter, greedy, random, or an aitype 0, 1 or 2".to_string()),
+        _ => Err(
+            "expected full, beam, rush, counter, greedy, random, or an aitype 0, 1 or 2"
+                .to_string(),
+        ),
     }
 }
 

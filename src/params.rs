@@ -23,9 +23,9 @@ use std::time::Instant;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ArgAction;
 
+use crate::player::CounterConfig;
 use crate::search::beam::{BeamConfig, BeamEval, Target, TURN_BEAM_TARGET};
 pub use crate::search::beam::{BeamEvalKind, HeightCutoff};
-use crate::player::CounterConfig;
 use crate::search::chokudai::ChokudaiConfig;
 use crate::search::eval::{CounterVerdict, EvalContext};
 pub use crate::sim::neighbours::NeighbourMode;

@@ -1,6 +1,6 @@
 //! `--ai counter`: a sparring partner that plays the 2019 counter specialist's way
 //! (champions.md §4): it builds the biggest chain it can and keeps it, firing first only
-//! late and big; once the opponent's attack reaches its stock it answers with whatever it has
+//! late and big; once the opponent's attack reaches its stock it answers with the chain it has
 //! built, and after its first fire it fires every chain of 11 or more. Each turn's build is
 //! the first move of a beam ranked by the pack-free potential, which grows the chain without
 //! firing it.
@@ -12,6 +12,7 @@ use super::greedy::rank;
 use super::{Greedy, Player};
 use crate::search::beam::{search as beam_search, BeamConfig, BeamRoot};
 use crate::search::timeman::Clock;
+use crate::sim::game::OJAMA_ROW;
 use crate::sim::{Action, Neighbourhood, PlayerState, Position};
 
 /// While waiting it fires first only chains this long, and only after this turn.
@@ -21,9 +22,9 @@ const WAIT_UNTIL_TURN: usize = 20;
 const FIRE_CHAINS: u32 = 11;
 /// Turns after an attack in which it answers rather than builds.
 const COUNTER_TURNS: usize = 15;
-/// A field this tall, or a stock this big, fires anything: waiting longer buries it.
-const PINCH_HEIGHT: u8 = 13;
-const PINCH_STOCK: i64 = 30;
+/// A field whose tallest column and pending rows together reach this fires anything: the
+/// rows to come would bury it.
+const PINCH_ROWS: i64 = 15;
 /// A beam's time at the qualifier's clock (scaled): the opening's, later turns'.
 const OPENING_MS: u64 = 10_000;
 const TURN_MS: u64 = 2_500;
@@ -61,11 +62,9 @@ impl<N: Neighbourhood> CounterPlayer<N> {
     /// The chain length that fires this turn.
     fn fire_from(&self, view: &Position<'_>) -> u32 {
         let me = view.me;
-        let pinch = me.field.heights().into_iter().max().unwrap_or(0) >= PINCH_HEIGHT
-            || me.ojama >= PINCH_STOCK;
-        let answering = self
-            .attacked
-            .is_some_and(|t| view.turn < t + COUNTER_TURNS);
+        let tallest = i64::from(me.field.heights().into_iter().max().unwrap_or(0));
+        let pinch = tallest + me.ojama / OJAMA_ROW >= PINCH_ROWS;
+        let answering = self.attacked.is_some_and(|t| view.turn < t + COUNTER_TURNS);
         if pinch {
             1
         } else if answering || !self.waiting {
@@ -81,8 +80,7 @@ impl<N: Neighbourhood> CounterPlayer<N> {
     fn build(&self, view: &Position<'_>, start: Instant) -> Option<Action> {
         let flag_ms = if view.turn == 0 { OPENING_MS } else { TURN_MS };
         let mut beam = self.config.beam.clone();
-        beam.deadline =
-            Some(Clock::of(view, self.config.turn_limit_ms).deadline(start, flag_ms));
+        beam.deadline = Some(Clock::of(view, self.config.turn_limit_ms).deadline(start, flag_ms));
         let root = BeamRoot {
             state: *view.me,
             enemy_ojama: view.opponent.ojama,
@@ -170,25 +168,48 @@ mod tests {
             ..PlayerState::default()
         };
         let mut player = CounterPlayer::<Shift>::new(config());
-        assert_eq!(player.fire_from(&view(&me, &none, &packs, 5)), u32::MAX, "waiting");
-        assert_eq!(player.fire_from(&view(&me, &none, &packs, 25)), WAIT_CHAINS, "late: only big");
+        assert_eq!(
+            player.fire_from(&view(&me, &none, &packs, 5)),
+            u32::MAX,
+            "waiting"
+        );
+        assert_eq!(
+            player.fire_from(&view(&me, &none, &packs, 25)),
+            WAIT_CHAINS,
+            "late: only big"
+        );
         // The opponent's attack reaches the stock: it answers with 11 or more for a while.
         let attacked = PlayerState { ojama: 5, ..me };
-        player.choose(&view(&attacked, &none, &packs, 6));
-        assert_eq!(player.attacked, Some(6));
-        assert_eq!(player.fire_from(&view(&attacked, &none, &packs, 7)), FIRE_CHAINS);
-        let later = view(&attacked, &none, &packs, 6 + COUNTER_TURNS);
-        assert_eq!(player.fire_from(&later), u32::MAX, "the answer's time is over");
+        player.choose(&view(&attacked, &none, &packs, 2));
+        assert_eq!(player.attacked, Some(2));
+        assert_eq!(
+            player.fire_from(&view(&attacked, &none, &packs, 3)),
+            FIRE_CHAINS
+        );
+        let later = view(&attacked, &none, &packs, 2 + COUNTER_TURNS);
+        assert_eq!(
+            player.fire_from(&later),
+            u32::MAX,
+            "the answer's time is over"
+        );
         let tall = PlayerState {
-            field: Field::from_picture(&["1"; 13]).unwrap(),
+            field: Field::from_picture(&["1"; 12]).unwrap(),
+            ojama: 25,
             ..PlayerState::default()
         };
-        assert_eq!(player.fire_from(&view(&tall, &none, &packs, 5)), 1, "in a pinch");
+        let player = CounterPlayer::<Shift>::new(config());
+        assert_eq!(player.fire_from(&view(&tall, &none, &packs, 5)), u32::MAX);
+        let taller = PlayerState { ojama: 30, ..tall };
+        assert_eq!(
+            player.fire_from(&view(&taller, &none, &packs, 5)),
+            1,
+            "in a pinch"
+        );
     }
 
     #[test]
     fn it_fires_a_ready_chain_when_its_length_is_due() {
-        // A 3 dropped on the 7 fires a one-chain: due only in a pinch (a stock of 30).
+        // A 3 dropped on the 7 fires a one-chain: due only in a pinch.
         let packs = vec![
             PreparedPack::new(Pack {
                 cells: [[0, 0], [3, 0]]
@@ -200,10 +221,17 @@ mod tests {
             field: Field::from_picture(&["7"]).unwrap(),
             ..PlayerState::default()
         };
-        assert_eq!(best_chain::<Shift>(&me, &view(&me, &none, &packs, 0)).map(|c| c.0), Some(1));
+        assert_eq!(
+            best_chain::<Shift>(&me, &view(&me, &none, &packs, 0)).map(|c| c.0),
+            Some(1)
+        );
         let mut player = CounterPlayer::<Shift>::new(config());
         let built = player.choose(&view(&me, &none, &packs, 1));
         let mut after = me;
-        assert_eq!(after.act::<Shift>(&packs[0], built).chains, 0, "it builds instead");
+        assert_eq!(
+            after.act::<Shift>(&packs[0], built).chains,
+            0,
+            "it builds instead"
+        );
     }
 }
