@@ -101,6 +101,8 @@ pub struct Params {
     #[command(flatten)]
     pub rules: RuleFlags,
     #[command(flatten)]
+    pub exchange: ExchangeFlags,
+    #[command(flatten)]
     pub rush: RushFlags,
     #[command(flatten)]
     pub original: OriginalTurnFlags,
@@ -378,6 +380,19 @@ pub struct GuardFlags {
     pub guard_ms: u64,
 }
 
+/// The exchange reader: read by ysai's turn only.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct ExchangeFlags {
+    /// `--exchange`: ysai reads the exchange (my fires, holds and counters played against the
+    /// opponent's race and answers) on the turns a big attack is within reach of either side,
+    /// instead of the counter, hold-fire and out-build rules. Off by default: it lost its first
+    /// match (docs/exchange-reader.md).
+    #[arg(long = "exchange")]
+    #[arg(help_heading = heading::YSAI_TURN,
+          help = "Read the exchange (fires and holds against the opponent's replies) instead of the counter and hold-fire rules (experimental)")]
+    pub exchange: bool,
+}
+
 /// Switches of the champion's rules: read by ysai's turn and the rush player.
 #[derive(Clone, Debug, PartialEq, clap::Args)]
 pub struct RuleFlags {
@@ -399,14 +414,6 @@ pub struct RuleFlags {
     #[arg(help_heading = heading::YSAI_TURN,
           help = "Do not out-build an opponent waiting on a high trigger (ablation)")]
     pub no_outbuild: bool,
-    /// `--exchange`: ysai reads the exchange (my fires, holds and counters played against the
-    /// opponent's race and answers) on the turns a big attack is within reach of either side,
-    /// instead of the counter, hold-fire and out-build rules. Off by default: it lost its first
-    /// match (docs/exchange-reader.md).
-    #[arg(long = "exchange")]
-    #[arg(help_heading = heading::YSAI_TURN,
-          help = "Read the exchange (fires and holds against the opponent's replies) instead of the counter and hold-fire rules (experimental)")]
-    pub exchange: bool,
 }
 
 /// What only the rush player reads.
@@ -719,8 +726,8 @@ impl Params {
             no_counter_plan: false,
             no_hold_fire: false,
             no_outbuild: false,
-            exchange: false,
         },
+        exchange: ExchangeFlags { exchange: false },
         rush: RushFlags {
             rush_late_game: false,
         },

@@ -1,9 +1,10 @@
 //! Playing the game protocol: read each block, let the chosen player decide, answer.
 
 use crate::params::{
-    AnswerBeamFlags, ClockFlags, DetailFlags, EvalFlags, GuardFlags, HelperBeamFlags, InputFlags,
-    OpeningBeamFlags, OriginalTurnFlags, Params, PlanTargetFlags, PlayerKind, RuleFlags, RushFlags,
-    SearchFlags, TurnBeamFlags, TurnBeamLimitFlags, TurnFlags, TurnLogFlags, COMPATIBILITY_FLAGS,
+    AnswerBeamFlags, ClockFlags, DetailFlags, EvalFlags, ExchangeFlags, GuardFlags,
+    HelperBeamFlags, InputFlags, OpeningBeamFlags, OriginalTurnFlags, Params, PlanTargetFlags,
+    PlayerKind, RuleFlags, RushFlags, SearchFlags, TurnBeamFlags, TurnBeamLimitFlags, TurnFlags,
+    TurnLogFlags, COMPATIBILITY_FLAGS,
 };
 use crate::player::{
     BeamPlayer, CounterPlayer, Greedy, OriginalPlayer, Player, RandomPlayer, RushPlayer,
@@ -95,6 +96,7 @@ fn groups_read(params: &Params) -> Vec<Option<clap::Id>> {
                     AnswerBeamFlags::group_id(),
                     GuardFlags::group_id(),
                     RuleFlags::group_id(),
+                    ExchangeFlags::group_id(),
                 ],
             ]
             .concat()

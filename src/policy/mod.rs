@@ -434,7 +434,8 @@ impl<N: Neighbourhood> Ysai<N> {
     /// changed) when no exchange is on, the reader is off or the clock leaves only fixed work.
     fn read_exchange(&mut self, turn: &mut Turn<'_, '_>) -> bool {
         let view = turn.view;
-        if !self.params.rules.exchange || view.turn < READ_FROM_TURN || turn.budget.fixed_work() {
+        if !self.params.exchange.exchange || view.turn < READ_FROM_TURN || turn.budget.fixed_work()
+        {
             return false;
         }
         let plan = self
