@@ -20,9 +20,10 @@ use crate::sim::{play_turn_passing, Action, Neighbourhood, PlayerState, Prepared
 
 /// An outcome in which only one side dies is worth this much (before the turns it took).
 const DEATH: i64 = 100_000;
-/// What a field's potential counts for against ojama that has already been sent: a chain
-/// still to be completed and fired, a turn or more away, is worth half of one that has.
-const POTENTIAL_SHARE: i64 = 2;
+/// What a field's potential counts for against ojama that has already been sent, in
+/// quarters: a built chain still to be triggered is most of one that has been fired (a side
+/// whose answer is not searched still has it), less the trigger it may not reach.
+const POTENTIAL_QUARTERS: i64 = 3;
 
 /// Where a line came from, for `-tm`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,7 +94,7 @@ impl Outcome {
             [true, true] => 0,
             [false, false] => {
                 let landed = self.burden[1] - self.burden[0];
-                landed + (self.potential[0] - self.potential[1]) / POTENTIAL_SHARE
+                landed + (self.potential[0] - self.potential[1]) * POTENTIAL_QUARTERS / 4
             }
         }
     }
@@ -346,7 +347,7 @@ mod tests {
         assert!(out([false, true], [500, 0], [0, 200]).value() > 0);
         assert!(out([true, false], [0, 500], [200, 0]).value() < 0);
         assert_eq!(out([false, false], [10, 70], [0, 0]).value(), 60);
-        assert_eq!(out([false, false], [70, 10], [200, 0]).value(), 40);
+        assert_eq!(out([false, false], [70, 10], [200, 0]).value(), 90);
     }
 
     #[test]

@@ -48,8 +48,8 @@ const OUTBUILD: (usize, u64) = (8, 15_000);
 /// coming, at fixed widths: it runs every turn to tell whether an exchange is on), the
 /// opponent's answers to my early fires, my counters to its early fire.
 const RACE: (usize, u64) = (8, 1_500);
-const READ_ANSWER: (usize, u64) = (7, 2_000);
-const READ_COUNTER: (usize, u64) = (10, 4_000);
+const READ_ANSWER: (usize, u64) = (10, 6_000);
+const READ_COUNTER: (usize, u64) = (10, 6_000);
 /// The reader runs from this turn on (no chain worth reading is ready before).
 const READ_FROM_TURN: usize = 6;
 /// An exchange is on when either side can send this much (a 12-chain) within
@@ -58,6 +58,9 @@ const LIVE_OJAMA: i64 = 45;
 /// Fires of mine this early are read only against the opponent's answer searched for them;
 /// later ones, against its race (their answers fall past what the reader plays out).
 const EARLY_MOVES: usize = 3;
+/// The early fires of mine read, the biggest first: an answer is searched as deep and as long
+/// as an opponent's counter plan, or the reader takes fires for safe that are not.
+const EARLY_FIRES: usize = 2;
 /// The least fire of mine the reader weighs (an 11-chain): smaller ones only delay the
 /// opponent, which rebuilds its trigger above their rows.
 const OPTION_OJAMA: i64 = 33;
@@ -475,6 +478,21 @@ impl<N: Neighbourhood> Ysai<N> {
             {
                 mine.push(line);
             }
+        }
+        let mut early: Vec<i64> = mine
+            .iter()
+            .filter(|l| l.fire_depth() < EARLY_MOVES)
+            .map(|l| l.fire.ojama)
+            .collect();
+        early.sort_unstable_by(|a, b| b.cmp(a));
+        if let Some(&least) = early.get(EARLY_FIRES - 1) {
+            mine.retain(|l| l.fire_depth() >= EARLY_MOVES || l.fire.ojama >= least);
+            let mut kept = 0;
+            mine.retain(|l| {
+                let early = l.fire_depth() < EARLY_MOVES;
+                kept += usize::from(early);
+                !early || kept <= EARLY_FIRES
+            });
         }
         let mut theirs: Vec<Line> = race_lines(&their_race).collect();
         // The opponent's answer to each of my early fires, my attack in its stock.
