@@ -873,11 +873,22 @@ impl Params {
         }
     }
 
-    /// The counter partner's build beam (`-nbd -nbw -nbcw`, ranked by the pack-free
-    /// potential; `--beam-nodes` if set) and its turn limit.
+    /// The counter partner's build beams, ranked by the pack-free potential (`--beam-nodes`
+    /// if set): the opening's (`-bd -bw -bcw`, every column) and the per-turn one (`-nbd -nbw
+    /// -nbcw`); and its turn limit.
     pub fn counter_player(&self) -> CounterConfig {
         let beams = &self.turn_beams;
+        let opening = &self.opening;
         CounterConfig {
+            opening: BeamConfig {
+                eval: BeamEval::Potential,
+                node_budget: opening.node_budget(),
+                ..BeamConfig::new(
+                    opening.beam_depth,
+                    opening.beam_width,
+                    opening.beam_chain_width,
+                )
+            },
             beam: BeamConfig {
                 eval: BeamEval::Potential,
                 node_budget: self.opening.node_budget(),

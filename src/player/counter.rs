@@ -1,9 +1,10 @@
 //! `--ai counter`: a sparring partner that plays the 2019 counter specialist's way
 //! (champions.md §4): it builds the biggest chain it can and keeps it, firing first only
 //! late and big; once the opponent's attack reaches its stock it answers with the chain it has
-//! built, and after its first fire it fires every chain of 11 or more. Each turn's build is
-//! the first move of a beam ranked by the pack-free potential, which grows the chain without
-//! firing it.
+//! built, and after its first fire it fires every chain of 11 or more. Its build is a line of
+//! moves to the best node of a beam ranked by the pack-free potential, which grows the chain
+//! without firing it: the opening's wide and deep beam on turn 0, followed while the field is
+//! the one it expects, then the per-turn beam's whenever it is not.
 
 use std::marker::PhantomData;
 use std::time::Instant;
@@ -11,6 +12,7 @@ use std::time::Instant;
 use super::greedy::rank;
 use super::{Greedy, Player};
 use crate::search::beam::{search as beam_search, BeamConfig, BeamRoot};
+use crate::search::plan::Plan;
 use crate::search::timeman::Clock;
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::{Action, Neighbourhood, PlayerState, Position};
@@ -26,13 +28,15 @@ const COUNTER_TURNS: usize = 15;
 /// rows to come would bury it.
 const PINCH_ROWS: i64 = 15;
 /// A beam's time at the qualifier's clock (scaled): the opening's, later turns'.
-const OPENING_MS: u64 = 10_000;
-const TURN_MS: u64 = 2_500;
+const OPENING_MS: u64 = 18_000;
+const TURN_MS: u64 = 8_000;
 
-/// What the counter partner reads: its build beam and the turn limit.
+/// What the counter partner reads: its build beams and the turn limit.
 #[derive(Clone, Debug)]
 pub struct CounterConfig {
-    /// The build beam (depth, widths, evaluation, node budget); its deadline is set per turn.
+    /// The opening's build beam and the per-turn one (depth, widths, evaluation, node
+    /// budget); their deadlines are set per turn.
+    pub opening: BeamConfig,
     pub beam: BeamConfig,
     pub turn_limit_ms: u64,
 }
@@ -45,6 +49,8 @@ pub struct CounterPlayer<N: Neighbourhood> {
     attacked: Option<usize>,
     /// The stock it saw last turn.
     stock: i64,
+    /// The build being followed.
+    plan: Option<Plan>,
     neighbours: PhantomData<N>,
 }
 
@@ -55,6 +61,7 @@ impl<N: Neighbourhood> CounterPlayer<N> {
             waiting: true,
             attacked: None,
             stock: 0,
+            plan: None,
             neighbours: PhantomData,
         }
     }
@@ -76,17 +83,29 @@ impl<N: Neighbourhood> CounterPlayer<N> {
         }
     }
 
-    /// The first move of the build beam's best line.
-    fn build(&self, view: &Position<'_>, start: Instant) -> Option<Action> {
-        let flag_ms = if view.turn == 0 { OPENING_MS } else { TURN_MS };
-        let mut beam = self.config.beam.clone();
+    /// The build's move this turn: the plan's while the field is the one it expects, else
+    /// the first of a new plan (the opening's beam on turn 0, the per-turn beam after).
+    fn build(&mut self, view: &Position<'_>, start: Instant) -> Option<Action> {
+        if let Some(action) = self.plan.as_ref().and_then(|p| p.next(view.turn, view.me)) {
+            return Some(action);
+        }
+        let (beam, flag_ms) = if view.turn == 0 {
+            (&self.config.opening, OPENING_MS)
+        } else {
+            (&self.config.beam, TURN_MS)
+        };
+        let mut beam = beam.clone();
         beam.deadline = Some(Clock::of(view, self.config.turn_limit_ms).deadline(start, flag_ms));
+        beam.fit_deadline = Some(beam.depth);
         let root = BeamRoot {
             state: *view.me,
             enemy_ojama: view.opponent.ojama,
             packs: view.packs,
         };
-        beam_search::<N>(root, &beam).plan.first().copied()
+        let moves = beam_search::<N>(root, &beam).plan;
+        let first = moves.first().copied();
+        self.plan = Some(Plan::new::<N>(view.turn, view.me, view.packs, moves));
+        first
     }
 }
 
@@ -115,10 +134,12 @@ impl<N: Neighbourhood> Player for CounterPlayer<N> {
             if chains >= FIRE_CHAINS {
                 self.waiting = false;
             }
+            self.plan = None;
             return action;
         }
         let pack = &view.packs[0];
-        match self.build(view, start) {
+        let build = self.build(view, start);
+        match build {
             Some(action) if view.me.is_legal(action) && rank::<N>(view.me, pack, action).0 => {
                 action
             }
@@ -134,6 +155,7 @@ mod tests {
 
     fn config() -> CounterConfig {
         CounterConfig {
+            opening: BeamConfig::new(4, 20, 10),
             beam: BeamConfig::new(3, 20, 10),
             turn_limit_ms: 20_000,
         }
