@@ -49,7 +49,11 @@ const OUTBUILD: (usize, u64) = (8, 15_000);
 /// opponent's answers to my early fires, my counters to its early fire.
 const RACE: (usize, u64) = (8, 1_500);
 const READ_ANSWER: (usize, u64) = (10, 6_000);
-const READ_COUNTER: (usize, u64) = (10, 6_000);
+const READ_COUNTER: (usize, u64) = (10, 3_000);
+/// My counters are searched from this many first moves that hold (the plan's first), against
+/// this many of the opponent's early fires (the biggest).
+const READ_HOLDS: usize = 2;
+const READ_THREATS: usize = 2;
 /// The reader runs from this turn on (no chain worth reading is ready before).
 const READ_FROM_TURN: usize = 6;
 /// An exchange is on when either side can send this much (a 12-chain) within
@@ -286,11 +290,13 @@ impl<N: Neighbourhood> Ysai<N> {
         attack: i64,
     ) -> Fires {
         let injection = (attack > 0).then_some((1, attack));
-        self.plan_search_injected(turn, kind, root, shape, target_ojama, injection)
+        self.plan_search_injected(turn, kind, root, shape, target_ojama, injection, None)
     }
 
     /// A plan search from `root` of at most `horizon` moves, for its time `flag_ms`, aiming at
-    /// `target_ojama`, with `injection`'s ojama added to the stock after its number of moves.
+    /// `target_ojama`, with `injection`'s ojama added to the stock after its number of moves,
+    /// and only `first_move` tried first if given.
+    #[allow(clippy::too_many_arguments)]
     fn plan_search_injected(
         &self,
         turn: &mut Turn<'_, '_>,
@@ -299,6 +305,7 @@ impl<N: Neighbourhood> Ysai<N> {
         (horizon, flag_ms): (usize, u64),
         target_ojama: i64,
         injection: Option<(usize, i64)>,
+        first_move: Option<Action>,
     ) -> Fires {
         let fixed = turn.budget.fixed_work();
         let widths = match kind {
@@ -317,6 +324,7 @@ impl<N: Neighbourhood> Ysai<N> {
         beam.injection = injection
             .filter(|&(_, ojama)| ojama > 0)
             .map(|(after_moves, ojama)| Injection { after_moves, ojama });
+        beam.first_move = first_move;
         let nodes = self.params.opening.beam_nodes;
         beam.node_budget = (nodes > 0).then_some(nodes);
         let search = PlanSearch {
@@ -429,7 +437,7 @@ impl<N: Neighbourhood> Ysai<N> {
             enemy_ojama: view.me.ojama,
             packs: view.packs,
         };
-        self.plan_search_injected(turn, kind, root, shape, i64::MAX, attack)
+        self.plan_search_injected(turn, kind, root, shape, i64::MAX, attack, None)
     }
 
     /// When either side can send a big attack within a few moves, reads the exchange
@@ -511,25 +519,47 @@ impl<N: Neighbourhood> Ysai<N> {
             );
             theirs.extend(answer_lines(&answers, i));
         }
-        // My counter to the opponent's biggest early fire, its attack in my stock.
-        let threat = theirs
+        // My counters to the opponent's biggest early fires, its attack in my stock, from each
+        // of the first moves that hold: holding is worth what I answer once I see it fire.
+        let mut threats: Vec<(usize, &Line)> = theirs
             .iter()
             .enumerate()
-            .filter(|(_, l)| l.source == Source::Race && l.fire_depth() < EARLY_MOVES)
-            .max_by_key(|(_, l)| (l.fire.ojama, std::cmp::Reverse(l.fire_depth())));
-        if let Some((j, line)) = threat.filter(|(_, l)| l.fire.ojama >= LIVE_OJAMA) {
-            let depth = line.fire_depth();
-            let stock = (view.opponent.ojama - OJAMA_ROW * depth as i64).max(0);
-            let attack = (line.fire.ojama - stock).max(0);
-            let counters = self.plan_search_injected(
-                turn,
-                Search::Counter,
-                self.my_root(view),
-                READ_COUNTER,
-                i64::MAX,
-                Some((depth + 1, attack)),
-            );
-            mine.extend(answer_lines(&counters, j).filter(|l| l.fire.ojama >= OPTION_OJAMA));
+            .filter(|(_, l)| {
+                l.source == Source::Race
+                    && l.fire_depth() < EARLY_MOVES
+                    && l.fire.ojama >= LIVE_OJAMA
+            })
+            .collect();
+        threats.sort_by_key(|(_, l)| (std::cmp::Reverse(l.fire.ojama), l.fire_depth()));
+        threats.truncate(READ_THREATS);
+        let threats: Vec<(usize, usize, i64)> = threats
+            .into_iter()
+            .map(|(j, line)| {
+                let depth = line.fire_depth();
+                let stock = (view.opponent.ojama - OJAMA_ROW * depth as i64).max(0);
+                (j, depth, (line.fire.ojama - stock).max(0))
+            })
+            .collect();
+        let mut holds: Vec<Action> = Vec::new();
+        for line in mine.iter().filter(|l| l.fire_depth() > 0) {
+            let first = line.fire.path[0];
+            if !holds.contains(&first) && holds.len() < READ_HOLDS {
+                holds.push(first);
+            }
+        }
+        for &first in &holds {
+            for &(j, depth, attack) in &threats {
+                let counters = self.plan_search_injected(
+                    turn,
+                    Search::Counter,
+                    self.my_root(view),
+                    READ_COUNTER,
+                    i64::MAX,
+                    Some((depth + 1, attack)),
+                    Some(first),
+                );
+                mine.extend(answer_lines(&counters, j).filter(|l| l.fire.ojama >= OPTION_OJAMA));
+            }
         }
         let reading = exchange::read::<N>(view.me, view.opponent, view.packs, mine, theirs);
         if let Some(line) = reading.line() {
