@@ -151,7 +151,8 @@ impl<N: Neighbourhood> Player for CounterPlayer<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Field, Pack, PreparedPack, Shift};
+    use crate::player::tests::{packs, view};
+    use crate::sim::{Field, PreparedPack, Shift};
 
     fn config() -> CounterConfig {
         CounterConfig {
@@ -161,54 +162,39 @@ mod tests {
         }
     }
 
-    fn view<'a>(
-        me: &'a PlayerState,
-        opponent: &'a PlayerState,
-        packs: &'a [PreparedPack],
-        turn: usize,
-    ) -> Position<'a> {
-        Position {
-            turn,
-            packs,
-            me,
-            opponent,
-            time_left_ms: 180_000,
-        }
-    }
-
-    #[test]
-    fn it_waits_with_a_ready_chain_and_answers_once_attacked() {
-        let packs = vec![
-            PreparedPack::new(Pack {
-                cells: [[0, 0], [3, 0]]
-            });
-            4
-        ];
-        let none = PlayerState::default();
+    /// Packs that drop a 3 on column 0, and a field whose 7 there it fires.
+    fn three_on_a_seven() -> (Vec<PreparedPack>, PlayerState) {
         let me = PlayerState {
             field: Field::from_picture(&["7"]).unwrap(),
             ..PlayerState::default()
         };
+        (packs([[0, 0], [3, 0]], 4), me)
+    }
+
+    #[test]
+    fn it_waits_with_a_ready_chain_and_answers_once_attacked() {
+        let (packs, me) = three_on_a_seven();
+        let none = PlayerState::default();
         let mut player = CounterPlayer::<Shift>::new(config());
         assert_eq!(
-            player.fire_from(&view(&me, &none, &packs, 5)),
+            player.fire_from(&view(5, &packs, &me, &none)),
             u32::MAX,
             "waiting"
         );
         assert_eq!(
-            player.fire_from(&view(&me, &none, &packs, 25)),
+            player.fire_from(&view(25, &packs, &me, &none)),
             WAIT_CHAINS,
             "late: only big"
         );
         // The opponent's attack reaches the stock: it answers with 11 or more for a while.
         let attacked = PlayerState { ojama: 5, ..me };
-        player.choose(&view(&attacked, &none, &packs, 2));
+        player.choose(&view(2, &packs, &attacked, &none));
         assert_eq!(player.attacked, Some(2));
         assert_eq!(
-            player.fire_from(&view(&attacked, &none, &packs, 3)),
+            player.fire_from(&view(3, &packs, &attacked, &none)),
             FIRE_CHAINS
         );
-        let later = view(&attacked, &none, &packs, 2 + COUNTER_TURNS);
+        let later = view(2 + COUNTER_TURNS, &packs, &attacked, &none);
         assert_eq!(
             player.fire_from(&later),
             u32::MAX,
@@ -220,10 +206,10 @@ mod tests {
             ..PlayerState::default()
         };
         let player = CounterPlayer::<Shift>::new(config());
-        assert_eq!(player.fire_from(&view(&tall, &none, &packs, 5)), u32::MAX);
+        assert_eq!(player.fire_from(&view(5, &packs, &tall, &none)), u32::MAX);
         let taller = PlayerState { ojama: 30, ..tall };
         assert_eq!(
-            player.fire_from(&view(&taller, &none, &packs, 5)),
+            player.fire_from(&view(5, &packs, &taller, &none)),
             1,
             "in a pinch"
         );
@@ -232,23 +218,14 @@ mod tests {
     #[test]
     fn it_fires_a_ready_chain_when_its_length_is_due() {
         // A 3 dropped on the 7 fires a one-chain: due only in a pinch.
-        let packs = vec![
-            PreparedPack::new(Pack {
-                cells: [[0, 0], [3, 0]]
-            });
-            4
-        ];
+        let (packs, me) = three_on_a_seven();
         let none = PlayerState::default();
-        let me = PlayerState {
-            field: Field::from_picture(&["7"]).unwrap(),
-            ..PlayerState::default()
-        };
         assert_eq!(
-            best_chain::<Shift>(&me, &view(&me, &none, &packs, 0)).map(|c| c.0),
+            best_chain::<Shift>(&me, &view(0, &packs, &me, &none)).map(|c| c.0),
             Some(1)
         );
         let mut player = CounterPlayer::<Shift>::new(config());
-        let built = player.choose(&view(&me, &none, &packs, 1));
+        let built = player.choose(&view(1, &packs, &me, &none));
         let mut after = me;
         assert_eq!(
             after.act::<Shift>(&packs[0], built).chains,

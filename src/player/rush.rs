@@ -318,27 +318,10 @@ mod tests {
     use crate::params::{ClockFlags, RuleFlags, RushFlags};
     use crate::policy::rules::SPIKE_EARLY;
     use crate::search::potential::erase_potential;
-    use crate::sim::{Field, Pack, PreparedPack, Shift};
+    use crate::sim::{Field, PreparedPack, Shift};
     use ysai_tables::chain_ojama as ojama_of;
 
-    fn view<'a>(
-        turn: usize,
-        packs: &'a [PreparedPack],
-        me: &'a PlayerState,
-        opponent: &'a PlayerState,
-    ) -> Position<'a> {
-        Position {
-            turn,
-            packs,
-            me,
-            opponent,
-            time_left_ms: 180_000,
-        }
-    }
-
-    fn packs(cells: [[u8; 2]; 2], n: usize) -> Vec<PreparedPack> {
-        vec![PreparedPack::new(Pack { cells }); n]
-    }
+    use crate::player::tests::{packs, view};
 
     #[test]
     fn plan_searches_are_scaled_to_the_clock_and_short_below_the_reserve() {

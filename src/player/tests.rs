@@ -2,6 +2,27 @@ use super::*;
 use crate::params::{OpeningBeamFlags, PlanTargetFlags, TurnBeamFlags, TurnBeamLimitFlags};
 use crate::sim::{Field, Pack, PlayerState, PreparedPack, Shift};
 
+/// A turn with the whole clock left.
+pub(super) fn view<'a>(
+    turn: usize,
+    packs: &'a [PreparedPack],
+    me: &'a PlayerState,
+    opponent: &'a PlayerState,
+) -> Position<'a> {
+    Position {
+        turn,
+        packs,
+        me,
+        opponent,
+        time_left_ms: 180_000,
+    }
+}
+
+/// `n` packs of the same cells.
+pub(super) fn packs(cells: [[u8; 2]; 2], n: usize) -> Vec<PreparedPack> {
+    vec![PreparedPack::new(Pack { cells }); n]
+}
+
 fn field(rows: &[&str]) -> Field {
     Field::from_picture(rows).expect("valid test field")
 }
