@@ -877,27 +877,23 @@ impl Params {
     /// if set): the opening's (`-bd -bw -bcw`, every column) and the per-turn one (`-nbd -nbw
     /// -nbcw`); and its turn limit.
     pub fn counter_player(&self) -> CounterConfig {
-        let beams = &self.turn_beams;
-        let opening = &self.opening;
+        let (opening, turn) = (&self.opening, &self.turn_beams);
+        let potential_beam = |depth, width, chain_width| BeamConfig {
+            eval: BeamEval::Potential,
+            node_budget: opening.node_budget(),
+            ..BeamConfig::new(depth, width, chain_width)
+        };
         CounterConfig {
-            opening: BeamConfig {
-                eval: BeamEval::Potential,
-                node_budget: opening.node_budget(),
-                ..BeamConfig::new(
-                    opening.beam_depth,
-                    opening.beam_width,
-                    opening.beam_chain_width,
-                )
-            },
-            beam: BeamConfig {
-                eval: BeamEval::Potential,
-                node_budget: self.opening.node_budget(),
-                ..BeamConfig::new(
-                    beams.next_beam_depth,
-                    beams.next_beam_width,
-                    beams.next_beam_chain_width,
-                )
-            },
+            opening: potential_beam(
+                opening.beam_depth,
+                opening.beam_width,
+                opening.beam_chain_width,
+            ),
+            beam: potential_beam(
+                turn.next_beam_depth,
+                turn.next_beam_width,
+                turn.next_beam_chain_width,
+            ),
             turn_limit_ms: self.clock.turn_limit_ms,
         }
     }

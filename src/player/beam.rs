@@ -6,7 +6,7 @@
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
-use super::greedy::rank;
+use super::greedy::survives;
 use super::Player;
 use crate::params::Params;
 use crate::search::plan::Plan;
@@ -80,11 +80,6 @@ fn best_chain<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack) -> (u32, 
         }
     }
     best
-}
-
-/// Whether `action` keeps me alive this turn.
-fn survives<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack, action: Action) -> bool {
-    me.is_legal(action) && rank::<N>(me, pack, action).0
 }
 
 impl<N: Neighbourhood> Player for BeamPlayer<N> {

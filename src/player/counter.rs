@@ -9,13 +9,13 @@
 use std::marker::PhantomData;
 use std::time::Instant;
 
-use super::greedy::rank;
+use super::greedy::survives;
 use super::{Greedy, Player};
 use crate::search::beam::{search as beam_search, BeamConfig, BeamRoot};
 use crate::search::plan::Plan;
 use crate::search::timeman::Clock;
 use crate::sim::game::OJAMA_ROW;
-use crate::sim::{Action, Neighbourhood, PlayerState, Position};
+use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
 /// While waiting it fires first only chains this long, and only after this turn.
 const WAIT_CHAINS: u32 = 18;
@@ -110,13 +110,13 @@ impl<N: Neighbourhood> CounterPlayer<N> {
 }
 
 /// My longest chain this turn among the moves that survive it, and a move that fires it.
-fn best_chain<N: Neighbourhood>(me: &PlayerState, view: &Position<'_>) -> Option<(u32, Action)> {
+fn best_chain<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack) -> Option<(u32, Action)> {
     let mut state = *me;
     state.drop_pending_ojama();
     me.legal_actions()
         .filter_map(|action| {
             let mut after = state;
-            let result = after.act::<N>(&view.packs[0], action);
+            let result = after.act::<N>(pack, action);
             (!result.dead && result.chains > 0).then_some((result.chains, action))
         })
         .max_by_key(|&(chains, action)| (chains, std::cmp::Reverse(action.index())))
@@ -129,7 +129,8 @@ impl<N: Neighbourhood> Player for CounterPlayer<N> {
             self.attacked = Some(view.turn);
         }
         self.stock = view.me.ojama;
-        let fire = best_chain::<N>(view.me, view).filter(|&(c, _)| c >= self.fire_from(view));
+        let fire =
+            best_chain::<N>(view.me, &view.packs[0]).filter(|&(c, _)| c >= self.fire_from(view));
         if let Some((chains, action)) = fire {
             if chains >= FIRE_CHAINS {
                 self.waiting = false;
@@ -137,12 +138,8 @@ impl<N: Neighbourhood> Player for CounterPlayer<N> {
             self.plan = None;
             return action;
         }
-        let pack = &view.packs[0];
-        let build = self.build(view, start);
-        match build {
-            Some(action) if view.me.is_legal(action) && rank::<N>(view.me, pack, action).0 => {
-                action
-            }
+        match self.build(view, start) {
+            Some(action) if survives::<N>(view.me, &view.packs[0], action) => action,
             _ => Greedy::<N>::default().choose(view),
         }
     }
@@ -152,7 +149,7 @@ impl<N: Neighbourhood> Player for CounterPlayer<N> {
 mod tests {
     use super::*;
     use crate::player::tests::{packs, view};
-    use crate::sim::{Field, PreparedPack, Shift};
+    use crate::sim::{Field, Shift};
 
     fn config() -> CounterConfig {
         CounterConfig {
@@ -220,10 +217,7 @@ mod tests {
         // A 3 dropped on the 7 fires a one-chain: due only in a pinch.
         let (packs, me) = three_on_a_seven();
         let none = PlayerState::default();
-        assert_eq!(
-            best_chain::<Shift>(&me, &view(0, &packs, &me, &none)).map(|c| c.0),
-            Some(1)
-        );
+        assert_eq!(best_chain::<Shift>(&me, &packs[0]).map(|c| c.0), Some(1));
         let mut player = CounterPlayer::<Shift>::new(config());
         let built = player.choose(&view(1, &packs, &me, &none));
         let mut after = me;

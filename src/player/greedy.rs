@@ -32,6 +32,11 @@ pub fn rank<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack, action: Act
     )
 }
 
+/// Whether `action` is legal for `me` and keeps me alive this turn.
+pub fn survives<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack, action: Action) -> bool {
+    me.is_legal(action) && rank::<N>(me, pack, action).0
+}
+
 /// The greedy move of `me` with `pack`: the best [`rank`], the first in search order among
 /// equals.
 pub fn best_move<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack) -> Action {

@@ -431,11 +431,10 @@ impl<N: Neighbourhood> Ysai<N> {
         shape: (usize, u64),
         attack: Option<(usize, i64)>,
     ) -> Fires {
-        let view = turn.view;
         let root = BeamRoot {
-            state: *view.opponent,
-            enemy_ojama: view.me.ojama,
-            packs: view.packs,
+            state: *turn.view.opponent,
+            enemy_ojama: turn.view.me.ojama,
+            packs: turn.view.packs,
         };
         self.plan_search_injected(turn, kind, root, shape, i64::MAX, attack, None)
     }
@@ -504,7 +503,7 @@ impl<N: Neighbourhood> Ysai<N> {
         }
         let mut theirs: Vec<Line> = race_lines(&their_race).collect();
         // The opponent's answer to each of my early fires, my attack in its stock.
-        for (i, line) in mine.clone().iter().enumerate() {
+        for (i, line) in mine.iter().enumerate() {
             let depth = line.fire_depth();
             if depth >= EARLY_MOVES {
                 continue;

@@ -11,6 +11,7 @@ use ysai_tables::chain_ojama;
 
 use super::BeamNote;
 use crate::params::Params;
+use crate::player::greedy::survives;
 use crate::search::beam::{
     search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
 };
@@ -712,16 +713,6 @@ fn beam_root<'a>(me: &PlayerState, enemy: &PlayerState, packs: &'a [PreparedPack
         enemy_ojama: enemy.ojama,
         packs,
     }
-}
-
-/// Whether `action` is legal and keeps me alive this turn.
-fn survives<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack, action: Action) -> bool {
-    if !me.is_legal(action) {
-        return false;
-    }
-    let mut state = *me;
-    state.drop_pending_ojama();
-    !state.act::<N>(pack, action).dead
 }
 
 /// When every move loses: the legal move after which I survive the most turns (my moves only,

@@ -1,7 +1,7 @@
 //! The plan ysai follows: the moves left, the last one firing, and what that fire is expected
 //! to do; and how a plan is chosen among the fires a search found.
 
-use crate::player::greedy::rank;
+use crate::player::greedy::survives;
 use crate::search::beam::BeamFire;
 use crate::search::plan::replay;
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
@@ -49,7 +49,7 @@ pub fn next_move<N: Neighbourhood>(
 ) -> Option<Action> {
     let moves = &mut plan.as_mut()?.moves;
     let action = moves.first().copied()?;
-    if !(me.is_legal(action) && rank::<N>(me, pack, action).0) {
+    if !survives::<N>(me, pack, action) {
         *plan = None;
         return None;
     }
