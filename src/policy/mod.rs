@@ -486,21 +486,18 @@ impl<N: Neighbourhood> Ysai<N> {
                 mine.push(line);
             }
         }
-        let mut early: Vec<i64> = mine
-            .iter()
-            .filter(|l| l.fire_depth() < EARLY_MOVES)
-            .map(|l| l.fire.ojama)
+        // Of the early fires, the biggest (the earlier line among equals) stay.
+        let mut early: Vec<usize> = (0..mine.len())
+            .filter(|&i| mine[i].fire_depth() < EARLY_MOVES)
             .collect();
-        early.sort_unstable_by(|a, b| b.cmp(a));
-        if let Some(&least) = early.get(EARLY_FIRES - 1) {
-            mine.retain(|l| l.fire_depth() >= EARLY_MOVES || l.fire.ojama >= least);
-            let mut kept = 0;
-            mine.retain(|l| {
-                let early = l.fire_depth() < EARLY_MOVES;
-                kept += usize::from(early);
-                !early || kept <= EARLY_FIRES
-            });
-        }
+        early.sort_by_key(|&i| std::cmp::Reverse(mine[i].fire.ojama));
+        early.truncate(EARLY_FIRES);
+        let mut i = 0;
+        mine.retain(|l| {
+            let keep = l.fire_depth() >= EARLY_MOVES || early.contains(&i);
+            i += 1;
+            keep
+        });
         let mut theirs: Vec<Line> = race_lines(&their_race).collect();
         // The opponent's answer to each of my early fires, my attack in its stock.
         for (i, line) in mine.iter().enumerate() {
