@@ -330,7 +330,7 @@ struct RawCli {
     #[arg(long = "ut", overrides_with = "threads", help_heading = heading::ENGINE,
           display_order = 2)]
     use_all_cores: bool,
-    /// Player (full, beam, rush, greedy, random), or the qualifier's aitype: 0 full search only, 1 no beams, 2 chain beams
+    /// Player (full, beam, rush, counter, greedy, random), or the qualifier's aitype: 0 full search only, 1 no beams, 2 chain beams
     #[arg(long = "ai", value_name = "PLAYER|0..2", value_parser = parse_ai,
           default_value_t = AiChoice::Player(Params::DEFAULT.player),
           help_heading = heading::ENGINE, display_order = 3)]
