@@ -280,6 +280,7 @@ const NEW_FLAGS: &[&str] = &[
     "no-hold-fire",
     "no-outbuild",
     "exchange",
+    "refine-ms",
     "style",
     "nbtmax",
     "turn-ms",

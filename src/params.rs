@@ -391,6 +391,13 @@ pub struct ExchangeFlags {
     #[arg(help_heading = heading::YSAI_TURN,
           help = "Read the exchange (fires and holds against the opponent's replies) instead of the counter and hold-fire rules (experimental)")]
     pub exchange: bool,
+    /// `--refine-ms`: while ysai follows a plan that fires later, it searches again from the
+    /// turn's position for this long at the qualifier's clock (scaled like every budget) and
+    /// takes a fire by the plan's depth that sends more, or as much sooner; 0 = never.
+    #[arg(long = "refine-ms", value_name = "MS", default_value_t = D.exchange.refine_ms)]
+    #[arg(help_heading = heading::YSAI_TURN,
+          help = "Search the plan again each turn it is followed, for this long (scaled); take a bigger or sooner fire by its depth; 0 = never")]
+    pub refine_ms: u64,
 }
 
 /// Switches of the champion's rules: read by ysai's turn and the rush player.
@@ -727,7 +734,10 @@ impl Params {
             no_hold_fire: false,
             no_outbuild: false,
         },
-        exchange: ExchangeFlags { exchange: false },
+        exchange: ExchangeFlags {
+            exchange: false,
+            refine_ms: 0,
+        },
         rush: RushFlags {
             rush_late_game: false,
         },

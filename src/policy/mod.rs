@@ -44,6 +44,8 @@ const COUNTER: (usize, u64) = (10, 15_000);
 const ANSWER: (usize, u64) = (7, 5_000);
 const EXTEND: (usize, u64) = (8, 13_000);
 const OUTBUILD: (usize, u64) = (8, 15_000);
+/// A refining search's depth (its time is `--refine-ms`).
+const REFINE_DEPTH: usize = 10;
 /// The exchange reader's searches: each side's race (its fires at each depth with nothing
 /// coming, at fixed widths: it runs every turn to tell whether an exchange is on), the
 /// opponent's answers to my early fires, my counters to its early fire.
@@ -93,6 +95,8 @@ pub enum Why {
     Counter,
     HoldFire,
     Outbuild,
+    /// A search from this turn's position found a better fire than the plan's.
+    Refine,
     /// No plan: the move that sends the most now.
     Greedy,
     /// The full search overruled the plan.
@@ -126,6 +130,8 @@ enum Search {
     Outbuild,
     /// A side's fires at each depth with nothing coming, for the exchange reader.
     Race,
+    /// My plan searched again while it is followed.
+    Refine,
 }
 
 impl Search {
@@ -138,6 +144,7 @@ impl Search {
             Search::Extend => "extend",
             Search::Outbuild => "outbuild",
             Search::Race => "race",
+            Search::Refine => "refine",
         }
     }
 }
@@ -268,6 +275,8 @@ impl<N: Neighbourhood> Ysai<N> {
             if self.hold_fire(turn, &plan) {
                 why = Why::HoldFire;
             }
+        } else if self.refine(turn) {
+            why = Why::Refine;
         }
         let chains = self.plan.as_ref().map(|p| p.chains);
         if let Some(chains) = chains.filter(|_| turn.budget.above_reserve()) {
@@ -421,6 +430,30 @@ impl<N: Neighbourhood> Ysai<N> {
         }
         let fires = self.my_plan_search(turn, Search::Extend, EXTEND, i64::MAX, 0);
         self.adopt(&fires, i64::MAX)
+    }
+
+    /// The plan fires later than this move: searches again from here, its horizon a move
+    /// further on, and takes what [`Plan::refined_by`] finds better.
+    fn refine(&mut self, turn: &mut Turn<'_, '_>) -> bool {
+        let refine_ms = self.params.exchange.refine_ms;
+        let Some(plan) = self.plan.as_ref().filter(|p| p.moves.len() > 1) else {
+            return false;
+        };
+        if refine_ms == 0 || turn.budget.fixed_work() {
+            return false;
+        }
+        let shape = (REFINE_DEPTH.max(plan.moves.len()), refine_ms);
+        let target = self.target();
+        let fires = self.my_plan_search(turn, Search::Refine, shape, target, 0);
+        let better = self
+            .plan
+            .as_ref()
+            .and_then(|p| p.refined_by(&fires, target));
+        let Some(better) = better.map(Plan::of) else {
+            return false;
+        };
+        self.plan = Some(better);
+        true
     }
 
     /// The opponent's plan search from the turn's position.
@@ -686,6 +719,65 @@ mod tests {
     use crate::params::ClockFlags;
     use crate::sim::{Field, PlayerState, PreparedPack, Shift};
 
+    /// A turn of `ysai` on `view`, on a pool of its own: on the shared one, the turn's beams
+    /// would queue behind other tests' work and the clock would run out waiting.
+    fn turn_alone(ysai: &mut Ysai<Shift>, view: &Position<'_>) -> TurnReport {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("a pool");
+        pool.install(|| ysai.turn(view))
+    }
+
+    #[test]
+    fn a_followed_plan_that_sends_nothing_is_refined_only_when_refining_is_on() {
+        let packs: Vec<PreparedPack> = generate(11, Signature::Measured)
+            .iter()
+            .map(|&pack| PreparedPack::new(pack))
+            .collect();
+        let me = PlayerState::default();
+        let view = Position {
+            turn: 2,
+            packs: &packs[2..],
+            me: &me,
+            opponent: &PlayerState::default(),
+            time_left_ms: 45_000,
+        };
+        // Three moves into one column fire nothing: a plan any search improves on.
+        let idle = vec![Action::Drop { x: 8, rot: 0 }; 3];
+        let last = crate::search::plan::replay::<Shift>(&me, view.packs, &idle).expect("legal");
+        let plan = Plan {
+            moves: idle,
+            chains: last.chains,
+            ojama: last.ojama,
+        };
+        assert_eq!(plan.ojama, 0, "the idle plan sends nothing");
+        let params = |refine_ms| Params {
+            clock: ClockFlags {
+                turn_limit_ms: 5_000,
+            },
+            exchange: crate::params::ExchangeFlags {
+                exchange: false,
+                refine_ms,
+            },
+            ..Params::default()
+        };
+        for refine_ms in [0, 4_000] {
+            let mut ysai = Ysai::<Shift>::new(&params(refine_ms));
+            ysai.plan = Some(plan.clone());
+            let report = turn_alone(&mut ysai, &view);
+            if refine_ms == 0 {
+                assert_eq!(report.why, Why::Plan);
+                assert_eq!(ysai.plan().map(|p| p.moves.len()), Some(2));
+                continue;
+            }
+            assert_eq!(report.why, Why::Refine, "{:?}", report.beams);
+            let refined = ysai.plan().expect("a plan that fires past its first move");
+            assert!(refined.ojama > 0, "{refined:?}");
+            assert!(report.beams.iter().any(|b| b.label.starts_with("refine")));
+        }
+    }
+
     #[test]
     fn near_the_end_of_its_clock_a_turn_still_plans_and_weighs_with_fixed_work() {
         let packs: Vec<PreparedPack> = generate(7, Signature::Measured)
@@ -714,13 +806,7 @@ mod tests {
                 time_left_ms,
             };
             let mut ysai = Ysai::<Shift>::new(&params);
-            // A pool of its own: on the shared one, the turn's beams would queue behind other
-            // tests' work and the clock would run out waiting.
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(1)
-                .build()
-                .expect("a pool");
-            let report = pool.install(|| ysai.turn(&view));
+            let report = turn_alone(&mut ysai, &view);
             let case = format!("{time_left_ms} ms left");
             if plans {
                 assert_eq!(report.why, Why::Replan, "{case}");

@@ -32,6 +32,22 @@ impl Plan {
         }
     }
 
+    /// The fire of a later search from the plan's position that beats the plan: one by the
+    /// plan's depth that sends more, or as much sooner; and while the plan falls short of
+    /// `target` (a rebuild under rows), a later one that reaches it or sends half as much
+    /// again. A later fire taken is bigger by a factor, up to the target: a plan refined
+    /// toward ever bigger chains would never fire.
+    pub fn refined_by<'f>(&self, fires: &'f Fires, target: i64) -> Option<&'f BeamFire> {
+        let (depth, ojama) = (self.moves.len(), self.ojama);
+        let later = fires
+            .choose(target)
+            .filter(|f| ojama < target && (f.ojama >= target || f.ojama * 2 > ojama * 3));
+        let sooner = fires
+            .choose_by(depth)
+            .filter(|f| f.ojama > ojama || (f.ojama == ojama && f.path.len() < depth));
+        later.or(sooner)
+    }
+
     /// Whether the rest of the plan, played from `me` (ojama rows falling from its stock),
     /// still fires the chain it expects.
     pub fn replays<N: Neighbourhood>(&self, me: &PlayerState, packs: &[PreparedPack]) -> bool {
@@ -85,11 +101,19 @@ impl Fires {
     /// earliest among equals.
     pub fn choose(&self, ojama: i64) -> Option<&BeamFire> {
         let fires = self.by_depth.iter().flatten();
-        fires.clone().find(|f| f.ojama >= ojama).or_else(|| {
-            fires.fold(None, |best: Option<&BeamFire>, f| match best {
-                Some(b) if b.ojama >= f.ojama => best,
-                _ => Some(f),
-            })
+        fires
+            .clone()
+            .find(|f| f.ojama >= ojama)
+            .or_else(|| self.choose_by(self.by_depth.len()))
+    }
+
+    /// Of the fires made within `moves` moves, the one that sends the most, earliest among
+    /// equals.
+    pub fn choose_by(&self, moves: usize) -> Option<&BeamFire> {
+        let fires = self.by_depth.iter().take(moves).flatten();
+        fires.fold(None, |best, f| match best {
+            Some(b) if b.ojama >= f.ojama => best,
+            _ => Some(f),
         })
     }
 
@@ -137,6 +161,55 @@ mod tests {
         assert_eq!(fires.choose(i64::MAX).map(|f| f.chains), Some(14));
         assert_eq!(fires.max_chain(), (14, 3));
         assert_eq!(Fires::default().choose(0), None);
+    }
+
+    #[test]
+    fn within_a_number_of_moves_the_biggest_fire_is_chosen_earliest_among_equals() {
+        let mut fires = Fires::default();
+        fires.merge(&[
+            Some(fire(1, 4)),
+            Some(fire(2, 9)),
+            Some(fire(3, 9)),
+            Some(fire(4, 14)),
+        ]);
+        let by = |moves| fires.choose_by(moves).map(|f| (f.chains, f.path.len()));
+        assert_eq!(by(1), Some((4, 1)));
+        assert_eq!(by(3), Some((9, 2)));
+        assert_eq!(by(4), Some((14, 4)));
+        assert_eq!(by(0), None);
+    }
+
+    #[test]
+    fn a_plan_is_refined_to_a_bigger_or_sooner_fire_and_to_a_later_one_only_below_target() {
+        let target = chain_ojama(13);
+        let plan = |moves, chains| Plan::of(&fire(moves, chains));
+        let refined = |plan: &Plan, found: &[Option<BeamFire>]| {
+            let mut fires = Fires::default();
+            fires.merge(found);
+            plan.refined_by(&fires, target)
+                .map(|f| (f.path.len(), f.chains))
+        };
+        // At the target: only a fire by the plan's depth, bigger or as big sooner.
+        let thirteen = plan(4, 13);
+        let found = [None, None, Some(fire(3, 12)), None, Some(fire(5, 16))];
+        assert_eq!(refined(&thirteen, &found), None, "never a later fire");
+        let found = [None, None, Some(fire(3, 13)), Some(fire(4, 13))];
+        assert_eq!(refined(&thirteen, &found), Some((3, 13)), "as big, sooner");
+        let found = [None, None, Some(fire(3, 12)), Some(fire(4, 14))];
+        assert_eq!(refined(&thirteen, &found), Some((4, 14)), "bigger");
+        // Below it: a later fire that reaches it, or sends half as much again.
+        let seven = plan(3, 7);
+        let found = [None, Some(fire(2, 8)), None, Some(fire(4, 13))];
+        assert_eq!(refined(&seven, &found), Some((4, 13)), "reaches the target");
+        let found = [None, Some(fire(2, 7)), None, Some(fire(4, 8))];
+        assert_eq!(
+            refined(&seven, &found),
+            Some((2, 7)),
+            "too small a gain to wait for"
+        );
+        let found = [None, None, None, Some(fire(4, 10))];
+        assert!(chain_ojama(10) * 2 > chain_ojama(7) * 3);
+        assert_eq!(refined(&seven, &found), Some((4, 10)), "half as much again");
     }
 
     #[test]
