@@ -344,6 +344,7 @@ fn chains_anytime<N: Neighbourhood>(
         chain,
         depth: result.earliest(chain),
         best_chain: result
+            .fires
             .choose(chain_ojama(params.target_chain()))
             .map_or(0, |f| f.chains),
         max_chain: result.max_chain(),

@@ -14,7 +14,8 @@ use super::Player;
 use crate::params::Params;
 use crate::policy::rules::{high_trigger, Threats};
 use crate::policy::{next_move, Plan};
-use crate::search::chokudai::{search, ChokudaiConfig, Fire};
+use crate::search::chokudai::{search, ChokudaiConfig};
+use crate::search::fire::Fire;
 use crate::search::timeman::{at_turn_limit, Clock, RESERVE_MS};
 use crate::sim::{Action, Neighbourhood, PlayerState, Position};
 
@@ -186,7 +187,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
         };
         let result = self.search(view, view.me, shape, 0, turn_end);
         let target = self.target();
-        self.adopt(result.choose(target));
+        self.adopt(result.fires.choose(target));
     }
 
     /// Answers a new spike in the opponent's threat with a plan that sends 1.5 times as much.
@@ -198,7 +199,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
             return false;
         };
         let result = self.search(view, view.me, COUNTER, threat, turn_end);
-        self.adopt(result.choose(threat * COUNTER_SHARE / 10))
+        self.adopt(result.fires.choose(threat * COUNTER_SHARE / 10))
     }
 
     /// The plan fires now: would the opponent, my attack in its stock, answer bigger? Then
@@ -209,12 +210,18 @@ impl<N: Neighbourhood> RushPlayer<N> {
         }
         let attack = (plan.ojama - view.me.ojama).max(0);
         let theirs = self.search(view, view.opponent, ANTI_COUNTER, attack, turn_end);
-        let answer = theirs.fires.iter().flatten().map(|f| f.chains).max();
+        let answer = theirs
+            .fires
+            .by_depth
+            .iter()
+            .flatten()
+            .map(|f| f.chains)
+            .max();
         if answer.is_none_or(|c| c < plan.chains + 1) {
             return false;
         }
         let result = self.search(view, view.me, EXTEND, 0, turn_end);
-        self.adopt(result.choose(i64::MAX))
+        self.adopt(result.fires.choose(i64::MAX))
     }
 
     /// An opponent keeping a high trigger is waiting to counter: out-build it.
@@ -230,7 +237,7 @@ impl<N: Neighbourhood> RushPlayer<N> {
         }
         self.outbuilt = Some(potential);
         let result = self.search(view, view.me, OUTBUILD, 0, turn_end);
-        self.adopt(result.choose(i64::MAX))
+        self.adopt(result.fires.choose(i64::MAX))
     }
 
     fn decide(&mut self, view: &Position<'_>) -> (Action, Why) {

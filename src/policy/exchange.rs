@@ -14,7 +14,7 @@
 
 use ysai_tables::chain_ojama;
 
-use crate::search::beam::BeamFire;
+use crate::search::fire::Fire;
 use crate::search::potential::{erase_potential, OJAMA_CAP};
 use crate::sim::{play_turn_passing, Action, Neighbourhood, PlayerState, PreparedPack};
 
@@ -39,12 +39,12 @@ pub enum Source {
 /// One side's line: moves ending in a fire.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
-    pub fire: BeamFire,
+    pub fire: Fire,
     pub source: Source,
 }
 
 impl Line {
-    pub fn new(fire: BeamFire, source: Source) -> Self {
+    pub fn new(fire: Fire, source: Source) -> Self {
         Line { fire, source }
     }
 
@@ -282,7 +282,7 @@ mod tests {
 
     fn line(path: &[Action], chains: u32, source: Source) -> Line {
         Line::new(
-            BeamFire {
+            Fire {
                 path: path.to_vec(),
                 chains,
                 ojama: chain_ojama(chains),

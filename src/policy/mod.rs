@@ -25,12 +25,13 @@ use std::time::{Duration, Instant};
 pub use budget::Budget;
 pub use exchange::Reading;
 pub use guard::{overrule, Guard, Overrule, Weighing};
-pub use plan::{next_move, Fires, Plan};
+pub use plan::{next_move, Plan};
 pub use planner::{search_fires, BeamNote, PlanSearch};
 
 use crate::params::Params;
 use crate::player::{greedy::best_move, Player};
 use crate::search::beam::{BeamConfig, BeamRoot, Injection};
+use crate::search::fire::Fires;
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::Position;
 use crate::sim::{Action, Neighbourhood};

@@ -2,7 +2,7 @@
 //! to do; and how a plan is chosen among the fires a search found.
 
 use crate::player::greedy::survives;
-use crate::search::beam::BeamFire;
+use crate::search::fire::{Fire, Fires};
 use crate::search::plan::replay;
 use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
 
@@ -15,7 +15,7 @@ pub struct Plan {
 }
 
 impl Plan {
-    pub fn of(fire: &BeamFire) -> Self {
+    pub fn of(fire: &Fire) -> Self {
         Plan {
             moves: fire.path.clone(),
             chains: fire.chains,
@@ -24,8 +24,8 @@ impl Plan {
     }
 
     /// The plan as a fire: its moves and what the last one fires.
-    pub fn fire(&self) -> BeamFire {
-        BeamFire {
+    pub fn fire(&self) -> Fire {
+        Fire {
             path: self.moves.clone(),
             chains: self.chains,
             ojama: self.ojama,
@@ -37,7 +37,7 @@ impl Plan {
     /// `target` (a rebuild under rows), a later one that reaches it or sends half as much
     /// again. A later fire taken is bigger by a factor, up to the target: a plan refined
     /// toward ever bigger chains would never fire.
-    pub fn refined_by<'f>(&self, fires: &'f Fires, target: i64) -> Option<&'f BeamFire> {
+    pub fn refined_by<'f>(&self, fires: &'f Fires, target: i64) -> Option<&'f Fire> {
         let (depth, ojama) = (self.moves.len(), self.ojama);
         let later = fires
             .choose(target)
@@ -76,75 +76,14 @@ pub fn next_move<N: Neighbourhood>(
     Some(action)
 }
 
-/// The best fire found at each depth, over every beam of one plan search.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Fires {
-    /// `by_depth[d]`: the fire made by the (d+1)-th move that sends the most.
-    pub by_depth: Vec<Option<BeamFire>>,
-}
-
-impl Fires {
-    /// Keeps, depth by depth, whichever fire sends more (the one held on a tie).
-    pub fn merge(&mut self, found: &[Option<BeamFire>]) {
-        if self.by_depth.len() < found.len() {
-            self.by_depth.resize(found.len(), None);
-        }
-        for (held, new) in self.by_depth.iter_mut().zip(found) {
-            let Some(new) = new else { continue };
-            if held.as_ref().is_none_or(|h| new.ojama > h.ojama) {
-                *held = Some(new.clone());
-            }
-        }
-    }
-
-    /// The earliest fire that sends at least `ojama`; else the one that sends the most,
-    /// earliest among equals.
-    pub fn choose(&self, ojama: i64) -> Option<&BeamFire> {
-        let fires = self.by_depth.iter().flatten();
-        fires
-            .clone()
-            .find(|f| f.ojama >= ojama)
-            .or_else(|| self.choose_by(self.by_depth.len()))
-    }
-
-    /// Of the fires made within `moves` moves, the one that sends the most, earliest among
-    /// equals.
-    pub fn choose_by(&self, moves: usize) -> Option<&BeamFire> {
-        let fires = self.by_depth.iter().take(moves).flatten();
-        fires.fold(None, |best, f| match best {
-            Some(b) if b.ojama >= f.ojama => best,
-            _ => Some(f),
-        })
-    }
-
-    /// The moves made before the earliest fire of at least `ojama`.
-    pub fn earliest(&self, ojama: i64) -> Option<usize> {
-        self.by_depth
-            .iter()
-            .position(|f| f.as_ref().is_some_and(|f| f.ojama >= ojama))
-    }
-
-    /// The biggest chain found and the moves made before its earliest fire.
-    pub fn max_chain(&self) -> (u32, usize) {
-        self.by_depth
-            .iter()
-            .enumerate()
-            .filter_map(|(d, f)| f.as_ref().map(|f| (f.chains, d)))
-            .fold(
-                (0, 0),
-                |best, (c, d)| if c > best.0 { (c, d) } else { best },
-            )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::sim::{Field, Pack, Shift};
     use ysai_tables::chain_ojama;
 
-    fn fire(moves: usize, chains: u32) -> BeamFire {
-        BeamFire {
+    fn fire(moves: usize, chains: u32) -> Fire {
+        Fire {
             path: vec![Action::Drop { x: 0, rot: 0 }; moves],
             chains,
             ojama: chain_ojama(chains),
@@ -152,38 +91,10 @@ mod tests {
     }
 
     #[test]
-    fn the_earliest_fire_reaching_the_target_is_chosen_else_the_biggest() {
-        let mut fires = Fires::default();
-        fires.merge(&[None, Some(fire(2, 5)), Some(fire(3, 13)), Some(fire(4, 14))]);
-        let target = chain_ojama(13);
-        assert_eq!(fires.choose(target).map(|f| f.chains), Some(13));
-        assert_eq!(fires.earliest(target), Some(2));
-        assert_eq!(fires.choose(i64::MAX).map(|f| f.chains), Some(14));
-        assert_eq!(fires.max_chain(), (14, 3));
-        assert_eq!(Fires::default().choose(0), None);
-    }
-
-    #[test]
-    fn within_a_number_of_moves_the_biggest_fire_is_chosen_earliest_among_equals() {
-        let mut fires = Fires::default();
-        fires.merge(&[
-            Some(fire(1, 4)),
-            Some(fire(2, 9)),
-            Some(fire(3, 9)),
-            Some(fire(4, 14)),
-        ]);
-        let by = |moves| fires.choose_by(moves).map(|f| (f.chains, f.path.len()));
-        assert_eq!(by(1), Some((4, 1)));
-        assert_eq!(by(3), Some((9, 2)));
-        assert_eq!(by(4), Some((14, 4)));
-        assert_eq!(by(0), None);
-    }
-
-    #[test]
     fn a_plan_is_refined_to_a_bigger_or_sooner_fire_and_to_a_later_one_only_below_target() {
         let target = chain_ojama(13);
         let plan = |moves, chains| Plan::of(&fire(moves, chains));
-        let refined = |plan: &Plan, found: &[Option<BeamFire>]| {
+        let refined = |plan: &Plan, found: &[Option<Fire>]| {
             let mut fires = Fires::default();
             fires.merge(found);
             plan.refined_by(&fires, target)
@@ -210,15 +121,6 @@ mod tests {
         let found = [None, None, None, Some(fire(4, 10))];
         assert!(chain_ojama(10) * 2 > chain_ojama(7) * 3);
         assert_eq!(refined(&seven, &found), Some((4, 10)), "half as much again");
-    }
-
-    #[test]
-    fn merging_keeps_the_bigger_fire_of_each_depth() {
-        let mut fires = Fires::default();
-        fires.merge(&[Some(fire(1, 3)), Some(fire(2, 9))]);
-        fires.merge(&[Some(fire(1, 2)), Some(fire(2, 11)), Some(fire(3, 12))]);
-        let chains: Vec<u32> = fires.by_depth.iter().flatten().map(|f| f.chains).collect();
-        assert_eq!(chains, [3, 11, 12]);
     }
 
     #[test]
@@ -264,7 +166,7 @@ mod tests {
             });
             3
         ];
-        let plan = Plan::of(&BeamFire {
+        let plan = Plan::of(&Fire {
             path: vec![Action::Drop { x: 0, rot: 0 }],
             chains: 1,
             ojama: chain_ojama(1),

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use ysai_tables::{chain_ojama, MAX_CHAIN};
 
-use super::plan::Fires;
 use crate::search::beam::{search as beam_search, BeamConfig, BeamResult, BeamRoot, Target};
+use crate::search::fire::Fires;
 use crate::sim::Neighbourhood;
 
 /// The share of the time left a wider beam is sized to take (its deadline still stops it).
@@ -221,8 +221,7 @@ mod tests {
         assert!(notes.len() > 1, "the time left gives a wider beam");
         assert!(notes[1].result.nodes > notes[0].result.nodes);
         for (a, w) in alone.by_depth.iter().zip(&wide.by_depth) {
-            let ojama =
-                |f: &Option<crate::search::beam::BeamFire>| f.as_ref().map_or(0, |f| f.ojama);
+            let ojama = |f: &Option<crate::search::fire::Fire>| f.as_ref().map_or(0, |f| f.ojama);
             assert!(ojama(w) >= ojama(a), "{w:?} against {a:?}");
         }
     }

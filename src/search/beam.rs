@@ -25,6 +25,7 @@ use fnv::FnvHashMap;
 use rayon::prelude::*;
 use ysai_tables::{chain_ojama, MAX_CHAIN};
 
+use super::fire::Fire;
 use super::key::WordHasher;
 use super::potential::{self, erase_potential};
 use super::timeman::Deadline;
@@ -188,15 +189,6 @@ pub struct BeamRoot<'a> {
     pub packs: &'a [PreparedPack],
 }
 
-/// The biggest chain some node of one depth could fire next, and the way there.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BeamFire {
-    /// The moves, the last one firing.
-    pub path: Vec<Action>,
-    pub chains: u32,
-    pub ojama: i64,
-}
-
 /// What a beam search found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BeamResult {
@@ -215,7 +207,7 @@ pub struct BeamResult {
     pub target_depth: Option<usize>,
     /// `fires[d]`: the biggest fire made by the (d+1)-th move, from the best node of the top
     /// bucket at depth d (what a plan that ends in a fire is chosen from).
-    pub fires: Vec<Option<BeamFire>>,
+    pub fires: Vec<Option<Fire>>,
     /// Depths completed.
     pub depth: usize,
     /// The width of the last depth: the one asked for, unless fitting the deadline narrowed it.
@@ -1036,13 +1028,13 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
 }
 
 /// The fire `child` (reached by `path`) can make next, if it can fire at all.
-fn fire_of(child: &Child, mut path: Vec<Action>) -> Option<BeamFire> {
+fn fire_of(child: &Child, mut path: Vec<Action>) -> Option<Fire> {
     if child.chain == 0 || child.fire == 0 {
         return None;
     }
     path.push(Action::ALL[child.fire as usize]);
     let chains = u32::from(child.chain);
-    Some(BeamFire {
+    Some(Fire {
         path,
         chains,
         ojama: chain_ojama(chains),

@@ -13,6 +13,7 @@ use std::time::Instant;
 use fnv::FnvHashSet;
 use rayon::prelude::*;
 
+use super::fire::{Fire, Fires};
 use super::key::WordHasher;
 use super::potential::{erase_potential, score};
 use crate::rng::Rng;
@@ -38,20 +39,11 @@ pub struct ChokudaiConfig {
     pub seed: u64,
 }
 
-/// The best fire found at one depth.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fire {
-    /// The moves, the last one firing.
-    pub path: Vec<Action>,
-    pub chains: u32,
-    pub ojama: i64,
-    score: i64,
-}
-
 #[derive(Clone, Debug, Default)]
 pub struct ChokudaiResult {
-    /// `fires[d]`: the best fire made by the (d+1)-th move.
-    pub fires: Vec<Option<Fire>>,
+    /// `fires.by_depth[d]`: the best fire made by the (d+1)-th move (by [`score`]: what it
+    /// sends and the field it leaves).
+    pub fires: Fires,
     pub expansions: u64,
     pub nodes: usize,
 }
@@ -60,30 +52,14 @@ impl ChokudaiResult {
     /// The moves made before the earliest fire of `chain` or more.
     pub fn earliest(&self, chain: u32) -> Option<usize> {
         self.fires
+            .by_depth
             .iter()
             .position(|f| f.as_ref().is_some_and(|f| f.chains >= chain))
     }
 
     /// The biggest chain fired at any depth.
     pub fn max_chain(&self) -> u32 {
-        self.fires
-            .iter()
-            .flatten()
-            .map(|f| f.chains)
-            .max()
-            .unwrap_or(0)
-    }
-
-    /// The earliest fire that sends at least `ojama`; else the one that sends the most,
-    /// earliest among equals.
-    pub fn choose(&self, ojama: i64) -> Option<&Fire> {
-        let fires = self.fires.iter().flatten();
-        fires.clone().find(|f| f.ojama >= ojama).or_else(|| {
-            fires.fold(None, |best: Option<&Fire>, f| match best {
-                Some(b) if b.ojama >= f.ojama => best,
-                _ => Some(f),
-            })
-        })
+        self.fires.max_chain().0
     }
 }
 
@@ -139,6 +115,8 @@ struct Search<'a, N: Neighbourhood> {
     visited: FnvHashSet<u64>,
     rng: Rng,
     result: ChokudaiResult,
+    /// The score of each depth's fire kept.
+    fire_scores: Vec<i64>,
     neighbours: std::marker::PhantomData<N>,
 }
 
@@ -161,9 +139,12 @@ pub fn search<N: Neighbourhood>(
         visited: FnvHashSet::default(),
         rng: Rng::new(config.seed),
         result: ChokudaiResult {
-            fires: vec![None; horizon],
+            fires: Fires {
+                by_depth: vec![None; horizon],
+            },
             ..ChokudaiResult::default()
         },
+        fire_scores: vec![i64::MIN; horizon],
         neighbours: std::marker::PhantomData,
     };
     search.visited.insert(state_key(root));
@@ -281,19 +262,16 @@ impl<N: Neighbourhood> Search<'_, N> {
     }
 
     fn note_fire(&mut self, child: &Child, score: i64, depth: usize) {
-        if self.result.fires[depth]
-            .as_ref()
-            .is_some_and(|f| f.score >= score)
-        {
+        if self.result.fires.by_depth[depth].is_some() && self.fire_scores[depth] >= score {
             return;
         }
         let mut path = self.path(child.link.parent);
         path.push(Action::ALL[usize::from(child.link.action)]);
-        self.result.fires[depth] = Some(Fire {
+        self.fire_scores[depth] = score;
+        self.result.fires.by_depth[depth] = Some(Fire {
             path,
             chains: child.result.chains,
             ojama: child.result.ojama,
-            score,
         });
     }
 }
@@ -353,9 +331,9 @@ mod tests {
         let root = PlayerState::default();
         let result = search::<Shift>(&root, &packs, &config(10, 400));
         assert_eq!(result.expansions, 400);
-        let fires: Vec<&Fire> = result.fires.iter().flatten().collect();
+        let fires: Vec<&Fire> = result.fires.by_depth.iter().flatten().collect();
         assert!(!fires.is_empty());
-        for (d, fire) in result.fires.iter().enumerate() {
+        for (d, fire) in result.fires.by_depth.iter().enumerate() {
             let Some(fire) = fire else { continue };
             assert_eq!(fire.path.len(), d + 1);
             let last = replay(&root, &packs, &fire.path);
@@ -373,7 +351,13 @@ mod tests {
         let root = PlayerState::default();
         let best = |n| {
             let r = search::<Shift>(&root, &packs, &config(10, n));
-            r.fires.iter().flatten().map(|f| f.ojama).max().unwrap_or(0)
+            r.fires
+                .by_depth
+                .iter()
+                .flatten()
+                .map(|f| f.ojama)
+                .max()
+                .unwrap_or(0)
         };
         let (small, large) = (best(50), best(1500));
         assert!(large >= small, "{small} then {large}");
@@ -387,31 +371,6 @@ mod tests {
         let a = search::<Shift>(&root, &packs, &config(8, 300));
         let b = search::<Shift>(&root, &packs, &config(8, 300));
         assert_eq!(a.fires, b.fires);
-    }
-
-    #[test]
-    fn the_earliest_fire_big_enough_is_chosen() {
-        let fire = |d: usize, ojama| Fire {
-            path: vec![Action::Skill; d + 1],
-            chains: 0,
-            ojama,
-            score: 0,
-        };
-        let result = ChokudaiResult {
-            fires: vec![Some(fire(0, 5)), None, Some(fire(2, 60)), Some(fire(3, 79))],
-            ..ChokudaiResult::default()
-        };
-        assert_eq!(result.choose(60).unwrap().ojama, 60);
-        assert_eq!(result.choose(100).unwrap().ojama, 79);
-        let small = ChokudaiResult {
-            fires: vec![Some(fire(0, 7)), Some(fire(1, 7))],
-            ..ChokudaiResult::default()
-        };
-        assert_eq!(
-            small.choose(60).unwrap().path.len(),
-            1,
-            "earliest among equals"
-        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod beam;
 pub mod chokudai;
 pub mod enemy;
 pub mod eval;
+pub mod fire;
 pub mod full;
 pub mod key;
 pub mod last_ply;
