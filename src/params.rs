@@ -23,7 +23,10 @@ use std::time::Instant;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ArgAction;
 
+use crate::player::rush::RUSH_OPENING;
 use crate::player::CounterConfig;
+use crate::policy::plan_rules::{self, RulesConfig};
+use crate::policy::REFINE_DEPTH;
 use crate::search::beam::{BeamConfig, BeamEval, Target, TURN_BEAM_TARGET};
 pub use crate::search::beam::{BeamEvalKind, HeightCutoff};
 use crate::search::chokudai::ChokudaiConfig;
@@ -905,6 +908,30 @@ impl Params {
                 turn.next_beam_chain_width,
             ),
             turn_limit_ms: self.clock.turn_limit_ms,
+        }
+    }
+
+    /// The rules around ysai's plans: its opening plan is the first beam's depth and time, a
+    /// replan `-nbd` moves deep.
+    pub fn ysai_rules(&self) -> RulesConfig {
+        RulesConfig {
+            opening: (self.opening.beam_depth, self.opening.first_time_limit_ms),
+            replan: (self.turn_beams.next_beam_depth, plan_rules::REPLAN.1),
+            refine: (self.exchange.refine_ms > 0)
+                .then_some((REFINE_DEPTH, self.exchange.refine_ms)),
+            ..self.rush_rules()
+        }
+    }
+
+    /// The rules around the rush partner's plans: the champion's, as switched.
+    pub fn rush_rules(&self) -> RulesConfig {
+        RulesConfig {
+            counter_plan: !self.rules.no_counter_plan,
+            hold_fire: !self.rules.no_hold_fire,
+            outbuild: !self.rules.no_outbuild,
+            opening: RUSH_OPENING,
+            replan: plan_rules::REPLAN,
+            refine: None,
         }
     }
 

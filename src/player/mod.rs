@@ -7,7 +7,7 @@ pub mod greedy;
 mod original;
 mod random;
 mod report;
-mod rush;
+pub mod rush;
 
 pub use beam::BeamPlayer;
 pub use counter::{CounterConfig, CounterPlayer};

@@ -12,83 +12,107 @@ use std::time::{Duration, Instant};
 use super::greedy::best_move;
 use super::Player;
 use crate::params::Params;
-use crate::policy::rules::{high_trigger, Threats};
-use crate::policy::{next_move, Plan};
+use crate::policy::plan_rules::{PlanRules, Planner, Search};
+use crate::policy::{turn_line, TurnReport, Why};
 use crate::search::chokudai::{search, ChokudaiConfig};
-use crate::search::fire::Fire;
+use crate::search::fire::Fires;
 use crate::search::timeman::{at_turn_limit, Clock, RESERVE_MS};
 use crate::sim::{Action, Neighbourhood, PlayerState, Position};
 
-/// Search budgets and horizons, set for the qualifier's 180 s + 20 s clock and scaled to the
-/// clock actually left, as every budget of this project is.
-const OPENING: (usize, u64) = (13, 18_000);
-const REPLAN: (usize, u64) = (10, 15_000);
-const COUNTER: (usize, u64) = (10, 15_000);
-const ANTI_COUNTER: (usize, u64) = (7, 5_000);
-const EXTEND: (usize, u64) = (8, 13_000);
-const OUTBUILD: (usize, u64) = (8, 15_000);
+/// The opening plan's horizon and time, at the qualifier's 180 s + 20 s clock (scaled, as
+/// every budget of this project is).
+pub const RUSH_OPENING: (usize, u64) = (13, 18_000);
 /// Below the reserve ([`RESERVE_MS`]), every search gets a second (scaled to the turn limit:
 /// the champion's fixed second, not a share of the time left) and no counter or
 /// anti-counter search runs.
 const SHORT_MS: u64 = 1_000;
 /// `--late-game`: below the reserve a search takes this share of the time left instead.
 const LATE_SHARE: u64 = 8;
-/// Turns up to this one plan with the opening horizon.
-const OPENING_TURNS: usize = 10;
-/// What a normal plan aims at: the ojama of a 13-chain.
-const TARGET_OJAMA: i64 = 60;
-/// What a plan against a skill builder aims at: one chain big enough to bury it (18).
-const BOMBER_TARGET_OJAMA: i64 = 200;
-/// On this turn an opponent gauge of this much marks a skill builder.
-const BOMBER_TURN: usize = 10;
-const BOMBER_GAUGE: i32 = 30;
-/// A counter plan aims at this multiple of the threat (in tenths).
-const COUNTER_SHARE: i64 = 15;
-
-/// Which of the champion's counter rules run (all of them unless switched off to measure one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct CounterRules {
-    /// A counter plan when the opponent's threat spikes.
-    plan: bool,
-    /// The opponent's answer checked before firing.
-    hold_fire: bool,
-    /// Out-building an opponent that waits on a high trigger.
-    outbuild: bool,
-}
-
-impl CounterRules {
-    fn of(params: &Params) -> Self {
-        CounterRules {
-            plan: !params.rules.no_counter_plan,
-            hold_fire: !params.rules.no_hold_fire,
-            outbuild: !params.rules.no_outbuild,
-        }
-    }
-}
 
 pub struct RushPlayer<N: Neighbourhood> {
     turn_limit_ms: u64,
     seed: u64,
     report: bool,
     late_game: bool,
-    rules: CounterRules,
-    plan: Option<Plan>,
-    threats: Threats,
-    against_bomber: bool,
-    /// The opponent potential the last out-building plan answered.
-    outbuilt: Option<u32>,
+    rules: PlanRules,
     neighbours: PhantomData<N>,
 }
 
-/// How a turn's move came about, for `-tm`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Why {
-    Plan,
-    Replan,
-    Counter,
-    HoldFire,
-    Outbuild,
-    Greedy,
+/// The rush partner's clock and searches on one turn.
+struct RushTurn<'v, 'a, N> {
+    view: &'v Position<'a>,
+    turn_limit_ms: u64,
+    seed: u64,
+    late_game: bool,
+    /// No search of the turn ends later.
+    turn_end: Instant,
+    neighbours: PhantomData<N>,
+}
+
+impl<N: Neighbourhood> RushTurn<'_, '_, N> {
+    /// The time kept back from counter rules and full-length plans, scaled to the turn limit.
+    fn reserve_ms(&self) -> u64 {
+        at_turn_limit(RESERVE_MS, self.turn_limit_ms)
+    }
+
+    /// Enough time left for the counter rules and full-length plans.
+    fn time_to_spare(&self) -> bool {
+        self.view.time_left_ms >= self.reserve_ms() as i64
+    }
+
+    /// How long a search with time flag `flag_ms` may take: the flag scaled to the clock.
+    /// Below the reserve, whatever the flag: the short search, or with `--late-game` a share
+    /// of the time left.
+    fn budget(&self, flag_ms: u64) -> Duration {
+        let clock = Clock::of(self.view, self.turn_limit_ms);
+        if self.time_to_spare() {
+            return clock.budget(flag_ms);
+        }
+        let ms = if self.late_game {
+            self.view.time_left_ms.max(0) as u64 / LATE_SHARE
+        } else {
+            at_turn_limit(SHORT_MS, self.turn_limit_ms)
+        };
+        Duration::from_millis(ms).min(clock.ceiling())
+    }
+
+    /// Searches `horizon` moves of `state` for at most the scaled `flag_ms` (see
+    /// [`RushTurn::budget`]), ending no later than the turn, with `attack` landing after the
+    /// first move.
+    fn search(&self, state: &PlayerState, (horizon, flag_ms): (usize, u64), attack: i64) -> Fires {
+        let deadline = (Instant::now() + self.budget(flag_ms)).min(self.turn_end);
+        let config = ChokudaiConfig {
+            horizon,
+            deadline: Some(deadline),
+            expansions: None,
+            injected: vec![attack],
+            seed: self.seed ^ self.view.turn as u64,
+        };
+        search::<N>(state, self.view.packs, &config).fires
+    }
+}
+
+impl<N: Neighbourhood> Planner for RushTurn<'_, '_, N> {
+    fn mine(&mut self, _: Search, shape: (usize, u64), _: i64, attack: i64) -> Fires {
+        self.search(self.view.me, shape, attack)
+    }
+
+    fn theirs(&mut self, _: Search, shape: (usize, u64), attack: i64) -> Fires {
+        self.search(self.view.opponent, shape, attack)
+    }
+
+    /// Above the reserve, and below it too with `--late-game`.
+    fn counters_allowed(&self) -> bool {
+        self.time_to_spare() || self.late_game
+    }
+
+    fn spare(&self) -> bool {
+        self.time_to_spare()
+    }
+
+    fn can_refine(&self) -> bool {
+        self.time_to_spare()
+    }
 }
 
 impl<N: Neighbourhood> RushPlayer<N> {
@@ -98,179 +122,30 @@ impl<N: Neighbourhood> RushPlayer<N> {
             seed: params.seed,
             report: params.log.turn_debug_msg,
             late_game: params.rush.rush_late_game,
-            rules: CounterRules::of(params),
-            plan: None,
-            threats: Threats::default(),
-            against_bomber: false,
-            outbuilt: None,
+            rules: PlanRules::new(params.rush_rules()),
             neighbours: PhantomData,
         }
     }
 
-    /// The time kept back from counter rules and full-length plans, scaled to the turn limit.
-    fn reserve_ms(&self) -> u64 {
-        at_turn_limit(RESERVE_MS, self.turn_limit_ms)
-    }
-
-    /// Enough time left for the counter rules and full-length plans.
-    fn time_to_spare(&self, view: &Position<'_>) -> bool {
-        view.time_left_ms >= self.reserve_ms() as i64
-    }
-
-    /// Whether the counter and anti-counter rules run: above the reserve, and below it too
-    /// with `--late-game`.
-    fn counters_allowed(&self, view: &Position<'_>) -> bool {
-        self.time_to_spare(view) || self.late_game
-    }
-
-    /// How long a search with time flag `flag_ms` may take: the flag scaled to the clock.
-    /// Below the reserve, whatever the flag: the short search, or with `--late-game` a share
-    /// of the time left.
-    fn budget(&self, view: &Position<'_>, flag_ms: u64) -> Duration {
-        let clock = Clock::of(view, self.turn_limit_ms);
-        if self.time_to_spare(view) {
-            return clock.budget(flag_ms);
-        }
-        let ms = if self.late_game {
-            view.time_left_ms.max(0) as u64 / LATE_SHARE
-        } else {
-            at_turn_limit(SHORT_MS, self.turn_limit_ms)
+    /// This turn's clock and searches; all of them end within the opening plan's time.
+    fn planner<'v, 'a>(&self, view: &'v Position<'a>, start: Instant) -> RushTurn<'v, 'a, N> {
+        let mut turn = RushTurn {
+            view,
+            turn_limit_ms: self.turn_limit_ms,
+            seed: self.seed,
+            late_game: self.late_game,
+            turn_end: start,
+            neighbours: PhantomData,
         };
-        Duration::from_millis(ms).min(clock.ceiling())
+        turn.turn_end = start + turn.budget(RUSH_OPENING.1);
+        turn
     }
 
-    /// Searches `horizon` moves of `state` for at most the scaled `flag_ms` (see
-    /// [`RushPlayer::budget`]; every shape but the anti-counter's plans my moves), ending no
-    /// later than `turn_end`, with `attack` landing after the first move.
-    fn search(
-        &self,
-        view: &Position<'_>,
-        state: &PlayerState,
-        shape: (usize, u64),
-        attack: i64,
-        turn_end: Instant,
-    ) -> crate::search::chokudai::ChokudaiResult {
-        let (horizon, flag_ms) = shape;
-        let deadline = (Instant::now() + self.budget(view, flag_ms)).min(turn_end);
-        let config = ChokudaiConfig {
-            horizon,
-            deadline: Some(deadline),
-            expansions: None,
-            injected: vec![attack],
-            seed: self.seed ^ view.turn as u64,
-        };
-        search::<N>(state, view.packs, &config)
-    }
-
-    fn adopt(&mut self, fire: Option<&Fire>) -> bool {
-        self.plan = fire.map(|f| Plan {
-            moves: f.path.clone(),
-            chains: f.chains,
-            ojama: f.ojama,
-        });
-        self.plan.is_some()
-    }
-
-    fn target(&self) -> i64 {
-        if self.against_bomber {
-            BOMBER_TARGET_OJAMA
-        } else {
-            TARGET_OJAMA
-        }
-    }
-
-    fn replan(&mut self, view: &Position<'_>, turn_end: Instant) {
-        let shape = if view.turn <= OPENING_TURNS {
-            OPENING
-        } else {
-            REPLAN
-        };
-        let result = self.search(view, view.me, shape, 0, turn_end);
-        let target = self.target();
-        self.adopt(result.fires.choose(target));
-    }
-
-    /// Answers a new spike in the opponent's threat with a plan that sends 1.5 times as much.
-    fn counter(&mut self, view: &Position<'_>, turn_end: Instant) -> bool {
-        if !self.rules.plan {
-            return false;
-        }
-        let Some(threat) = self.threats.spike(view.turn) else {
-            return false;
-        };
-        let result = self.search(view, view.me, COUNTER, threat, turn_end);
-        self.adopt(result.fires.choose(threat * COUNTER_SHARE / 10))
-    }
-
-    /// The plan fires now: would the opponent, my attack in its stock, answer bigger? Then
-    /// build on for the biggest chain within reach instead.
-    fn hold_fire(&mut self, view: &Position<'_>, plan: &Plan, turn_end: Instant) -> bool {
-        if !self.rules.hold_fire {
-            return false;
-        }
-        let attack = (plan.ojama - view.me.ojama).max(0);
-        let theirs = self.search(view, view.opponent, ANTI_COUNTER, attack, turn_end);
-        let answer = theirs
-            .fires
-            .by_depth
-            .iter()
-            .flatten()
-            .map(|f| f.chains)
-            .max();
-        if answer.is_none_or(|c| c < plan.chains + 1) {
-            return false;
-        }
-        let result = self.search(view, view.me, EXTEND, 0, turn_end);
-        self.adopt(result.fires.choose(i64::MAX))
-    }
-
-    /// An opponent keeping a high trigger is waiting to counter: out-build it.
-    fn outbuild(&mut self, view: &Position<'_>, plan_chains: u32, turn_end: Instant) -> bool {
-        if !self.rules.outbuild {
-            return false;
-        }
-        let Some(potential) = high_trigger::<N>(&view.opponent.field) else {
-            return false;
-        };
-        if plan_chains >= potential + 2 || self.outbuilt == Some(potential) {
-            return false;
-        }
-        self.outbuilt = Some(potential);
-        let result = self.search(view, view.me, OUTBUILD, 0, turn_end);
-        self.adopt(result.fires.choose(i64::MAX))
-    }
-
-    fn decide(&mut self, view: &Position<'_>) -> (Action, Why) {
-        let start = Instant::now();
-        let turn_end = start + self.budget(view, OPENING.1);
-        self.threats.note::<N>(view);
-        if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
-            self.against_bomber = true;
-            self.plan = None;
-        }
-        let spare = self.time_to_spare(view);
-        let counters = self.counters_allowed(view);
-        let mut why = Why::Plan;
-        if counters && self.counter(view, turn_end) {
-            why = Why::Counter;
-        } else if !self
-            .plan
-            .as_ref()
-            .is_some_and(|p| p.replays::<N>(view.me, view.packs))
-        {
-            self.replan(view, turn_end);
-            why = Why::Replan;
-        } else if let Some(plan) = self.plan.clone().filter(|p| counters && p.moves.len() == 1) {
-            if self.hold_fire(view, &plan, turn_end) {
-                why = Why::HoldFire;
-            }
-        }
-        if let Some(chains) = self.plan.as_ref().map(|p| p.chains).filter(|_| spare) {
-            if self.outbuild(view, chains, turn_end) {
-                why = Why::Outbuild;
-            }
-        }
-        match next_move::<N>(&mut self.plan, view.me, &view.packs[0]) {
+    fn decide(&mut self, view: &Position<'_>, start: Instant) -> (Action, Why) {
+        let mut planner = self.planner(view, start);
+        self.rules.note::<N>(view);
+        let why = self.rules.follow::<N>(&mut planner, view);
+        match self.rules.next_move::<N>(view) {
             Some(action) => (action, why),
             None => (best_move::<N>(view.me, &view.packs[0]), Why::Greedy),
         }
@@ -280,42 +155,24 @@ impl<N: Neighbourhood> RushPlayer<N> {
 impl<N: Neighbourhood> Player for RushPlayer<N> {
     fn choose(&mut self, view: &Position<'_>) -> Action {
         let start = Instant::now();
-        let (action, why) = self.decide(view);
+        let (action, why) = self.decide(view, start);
         if self.report {
-            eprintln!("{}", turn_line(view, action, why, self, start.elapsed()));
+            let report = TurnReport {
+                action,
+                why,
+                beams: Vec::new(),
+                reading: None,
+                weighing: None,
+                elapsed: start.elapsed(),
+            };
+            let mut line = turn_line(view, &report, self.rules.plan(), self.rules.threats());
+            if self.rules.against_bomber() {
+                line.push_str(" bomber");
+            }
+            eprintln!("{line}");
         }
         action
     }
-}
-
-/// `-tm`: turn, clock, why, the move, the plan's remaining length and expected chain, and
-/// the opponent's latest threat.
-fn turn_line<N: Neighbourhood>(
-    view: &Position<'_>,
-    action: Action,
-    why: Why,
-    player: &RushPlayer<N>,
-    elapsed: Duration,
-) -> String {
-    let plan = player.plan.as_ref().map_or("-".to_string(), |p| {
-        format!(
-            "{} moves to {} ({} ojama)",
-            p.moves.len(),
-            p.chains,
-            p.ojama
-        )
-    });
-    format!(
-        "Turn {} timeleft {} elapsed {} {:?} {} plan {} threat {}{}",
-        view.turn,
-        view.time_left_ms,
-        elapsed.as_millis(),
-        why,
-        action,
-        plan,
-        player.threats.latest(),
-        if player.against_bomber { " bomber" } else { "" },
-    )
 }
 
 #[cfg(test)]
@@ -323,7 +180,9 @@ mod tests {
     use super::*;
     use crate::arena::packs::{generate, Signature};
     use crate::params::{ClockFlags, RuleFlags, RushFlags};
+    use crate::policy::plan_rules::{RulesConfig, REPLAN};
     use crate::policy::rules::SPIKE_EARLY;
+    use crate::policy::Plan;
     use crate::search::potential::erase_potential;
     use crate::sim::{Field, PreparedPack, Shift};
     use ysai_tables::chain_ojama as ojama_of;
@@ -346,7 +205,13 @@ mod tests {
             v
         };
         let player = RushPlayer::<Shift>::new(&params);
-        let ms = |left| player.budget(&at(left), REPLAN.1).as_millis();
+        let ms = |left| {
+            let view = at(left);
+            player
+                .planner(&view, Instant::now())
+                .budget(REPLAN.1)
+                .as_millis()
+        };
         // Scaled to the clock: 15 s x 45/180, and x 20/180.
         assert_eq!(ms(45_000), 3_750);
         assert_eq!(ms(20_000), 1_666);
@@ -367,35 +232,39 @@ mod tests {
             ..Params::default()
         };
         let mut player = RushPlayer::<Shift>::new(&champion);
+        let now = Instant::now();
         v.time_left_ms = RESERVE_MS as i64;
-        assert!(player.counters_allowed(&v));
+        assert!(player.planner(&v, now).counters_allowed());
         v.time_left_ms = RESERVE_MS as i64 - 1;
-        assert!(!player.counters_allowed(&v));
-        let short = player.budget(&v, REPLAN.1);
+        assert!(!player.planner(&v, now).counters_allowed());
+        let short = player.planner(&v, now).budget(REPLAN.1);
         assert_eq!(short, Duration::from_millis(SHORT_MS));
         player.late_game = true;
-        assert!(player.counters_allowed(&v));
-        let late = player.budget(&v, REPLAN.1);
+        assert!(player.planner(&v, now).counters_allowed());
+        let late = player.planner(&v, now).budget(REPLAN.1);
         assert_eq!(late, Duration::from_millis((RESERVE_MS - 1) / LATE_SHARE));
         assert!(late > short * 3, "{late:?} against {short:?}");
         v.time_left_ms = RESERVE_MS as i64;
         assert_eq!(
-            player.budget(&v, REPLAN.1),
+            player.planner(&v, now).budget(REPLAN.1),
             Clock::qualifier(RESERVE_MS as i64).budget(REPLAN.1),
             "above the reserve nothing changes"
         );
     }
 
-    /// Runs a counter rule on a fresh player with its switch on, then off: it must act, and
-    /// adopt a plan, exactly when on. `params` gives the parameters for "on" or "off".
+    /// Runs a counter rule of a fresh player on `view` with its switch on, then off: it must
+    /// act, and adopt a plan, exactly when on. `params` gives the parameters for "on" or
+    /// "off"; the rule is given the player's rules and its planner for the turn.
     fn acts_only_when_switched_on(
+        view: &Position<'_>,
         params: impl Fn(bool) -> Params,
-        rule: impl Fn(&mut RushPlayer<Shift>) -> bool,
+        rule: impl Fn(&mut PlanRules, &mut RushTurn<'_, '_, Shift>) -> bool,
     ) {
         for on in [true, false] {
             let mut player = RushPlayer::<Shift>::new(&params(on));
-            assert_eq!(rule(&mut player), on, "rule on: {on}");
-            assert_eq!(player.plan.is_some(), on, "rule on: {on}");
+            let mut planner = player.planner(view, Instant::now());
+            assert_eq!(rule(&mut player.rules, &mut planner), on, "rule on: {on}");
+            assert_eq!(player.rules.plan().is_some(), on, "rule on: {on}");
         }
     }
 
@@ -414,10 +283,10 @@ mod tests {
             },
             ..Params::default()
         };
-        acts_only_when_switched_on(params, |player| {
-            player.threats.push(0);
-            player.threats.push(SPIKE_EARLY);
-            player.counter(&v, Instant::now() + Duration::from_millis(500))
+        acts_only_when_switched_on(&v, params, |rules, planner| {
+            rules.threats_mut().push(0);
+            rules.threats_mut().push(SPIKE_EARLY);
+            rules.counter(planner, &v)
         });
     }
 
@@ -442,9 +311,9 @@ mod tests {
         // build one too.
         let (me, packs) = three_chain_ready();
         let mut v = view(5, &packs, &me, &me);
-        // Late in the game each search gets an eighth of the 8 s left: both fit in the turn,
-        // with time to find the answer on a loaded machine.
-        v.time_left_ms = 8_000;
+        // At the reserve, the answer's search gets 0.8 s and the extension 2.2 s of the turn's
+        // 3 s: time to find both on a loaded machine.
+        v.time_left_ms = RESERVE_MS as i64;
         let plan = Plan {
             moves: vec![Action::Drop { x: 0, rot: 0 }],
             chains: 1,
@@ -457,8 +326,8 @@ mod tests {
             },
             ..Params::default()
         };
-        acts_only_when_switched_on(params, |player| {
-            player.hold_fire(&v, &plan, Instant::now() + Duration::from_secs(3))
+        acts_only_when_switched_on(&v, params, |rules, planner| {
+            rules.hold_fire(planner, &v, &plan)
         });
     }
 
@@ -481,16 +350,15 @@ mod tests {
             },
             ..Params::default()
         };
-        acts_only_when_switched_on(params, |player| {
-            player.outbuild(&v, 0, Instant::now() + Duration::from_millis(300))
+        acts_only_when_switched_on(&v, params, |rules, planner| {
+            rules.outbuild::<Shift>(planner, &v, 0)
         });
-        assert_eq!(
-            CounterRules::of(&Params::default()),
-            CounterRules {
-                plan: true,
-                hold_fire: true,
-                outbuild: true,
-            }
-        );
+        let RulesConfig {
+            counter_plan,
+            hold_fire,
+            outbuild,
+            ..
+        } = Params::default().rush_rules();
+        assert!(counter_plan && hold_fire && outbuild, "all on by default");
     }
 }

@@ -16,6 +16,7 @@ mod exchange;
 mod guard;
 pub mod original;
 mod plan;
+pub mod plan_rules;
 mod planner;
 pub mod rules;
 
@@ -26,27 +27,21 @@ pub use budget::Budget;
 pub use exchange::Reading;
 pub use guard::{overrule, Guard, Overrule, Weighing};
 pub use plan::{next_move, Plan};
+pub use plan_rules::{PlanRules, Planner, RulesConfig, Search};
 pub use planner::{search_fires, BeamNote, PlanSearch};
 
 use crate::params::Params;
 use crate::player::{greedy::best_move, Player};
-use crate::search::beam::{BeamConfig, BeamRoot, Injection};
+use crate::search::beam::{BeamConfig, BeamEval, BeamRoot, HeightCutoff, Injection};
 use crate::search::fire::Fires;
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::Position;
 use crate::sim::{Action, Neighbourhood};
 use exchange::{Line, Source};
-use rules::{high_trigger, Threats};
+use rules::Threats;
 
-/// Plan searches: moves searched at most and their time at the qualifier's clock (scaled).
-/// The opening's are `-bd` and `-ftl`, a replan's depth `-nbd`.
-const REPLAN_MS: u64 = 15_000;
-const COUNTER: (usize, u64) = (10, 15_000);
-const ANSWER: (usize, u64) = (7, 5_000);
-const EXTEND: (usize, u64) = (8, 13_000);
-const OUTBUILD: (usize, u64) = (8, 15_000);
 /// A refining search's depth (its time is `--refine-ms`).
-const REFINE_DEPTH: usize = 10;
+pub const REFINE_DEPTH: usize = 10;
 /// The exchange reader's searches: each side's race (its fires at each depth with nothing
 /// coming, at fixed widths: it runs every turn to tell whether an exchange is on), the
 /// opponent's answers to my early fires, my counters to its early fire.
@@ -74,20 +69,8 @@ const OPTION_OJAMA: i64 = 33;
 /// A plan search's widths (per depth, per chain bucket) when the clock leaves only fixed work:
 /// a few milliseconds a beam, and still a plan where the greedy move would build nothing.
 const FIXED_WIDTHS: (usize, usize) = (24, 12);
-/// Turns up to this one plan as the opening does.
-const OPENING_TURNS: usize = 10;
 /// From this turn on the full search weighs every move (the original's trusted window).
 pub const GUARD_FROM_TURN: usize = 8;
-/// What a plan aims at: the ojama of a 13-chain.
-pub const TARGET_OJAMA: i64 = 60;
-/// What a plan against a skill builder aims at: one chain big enough to bury it.
-const BOMBER_TARGET_OJAMA: i64 = 200;
-/// On this turn an opponent gauge of this much marks a skill builder.
-const BOMBER_TURN: usize = 10;
-const BOMBER_GAUGE: i32 = 30;
-/// A counter plan aims at this multiple of the threat (in tenths).
-const COUNTER_SHARE: i64 = 15;
-
 /// How this turn's move came about, for `-tm`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Why {
@@ -118,56 +101,29 @@ pub struct TurnReport {
     pub elapsed: Duration,
 }
 
-/// Which plan search runs: its label in `-tm` and the widths it starts from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Search {
-    /// The opening's plan (turns 0 to 10), on the first beam's widths and columns.
-    Open,
-    Plan,
-    Counter,
-    /// The opponent's answer to my fire.
-    Answer,
-    Extend,
-    Outbuild,
-    /// A side's fires at each depth with nothing coming, for the exchange reader.
-    Race,
-    /// My plan searched again while it is followed.
-    Refine,
-}
-
-impl Search {
-    fn label(self) -> &'static str {
-        match self {
-            Search::Open => "open",
-            Search::Plan => "plan",
-            Search::Counter => "counter",
-            Search::Answer => "answer",
-            Search::Extend => "extend",
-            Search::Outbuild => "outbuild",
-            Search::Race => "race",
-            Search::Refine => "refine",
-        }
-    }
-}
-
-/// The widths a plan search starts from.
-#[derive(Clone, Copy, Debug)]
-struct Widths {
+/// ysai's plan searches: the beam at the widths and evaluation its flags set, widened to fill
+/// the time each search is given.
+#[derive(Clone, Debug)]
+struct BeamPlans {
+    /// The widths (per depth, per chain bucket) the opening's plan, a turn's plans and the
+    /// opponent's answers start from.
     opening: (usize, usize),
     turn: (usize, usize),
     answer: (usize, usize),
+    eval: BeamEval,
+    /// The opening plan's columns and height cutoff (the first beam's).
+    opening_columns: (u8, u8, HeightCutoff),
+    /// `--beam-nodes`: a fixed number of nodes per beam instead of a time.
+    nodes: Option<u64>,
 }
 
 /// ysai: plans, rules and the full search, with what it remembers between turns.
 pub struct Ysai<N: Neighbourhood> {
-    params: Params,
-    widths: Widths,
-    guard: Option<Guard>,
-    plan: Option<Plan>,
-    threats: Threats,
-    against_bomber: bool,
-    /// The opponent potential the last out-building plan answered.
-    outbuilt: Option<u32>,
+    plans: BeamPlans,
+    rules: PlanRules,
+    exchange: bool,
+    guard: Option<(Guard, u64)>,
+    turn_limit_ms: u64,
     report: bool,
     neighbours: PhantomData<N>,
 }
@@ -180,11 +136,18 @@ struct Turn<'v, 'a> {
     reading: Option<Reading>,
 }
 
+/// The plan searches of one turn, as the rules ask for them.
+struct TurnPlanner<'p, 't, 'v, 'a, N> {
+    plans: &'p BeamPlans,
+    turn: &'t mut Turn<'v, 'a>,
+    neighbours: PhantomData<N>,
+}
+
 impl<N: Neighbourhood> Ysai<N> {
     pub fn new(params: &Params) -> Self {
+        let first = params.first_beam();
         Ysai {
-            params: params.clone(),
-            widths: Widths {
+            plans: BeamPlans {
                 opening: (params.opening.beam_width, params.opening.beam_chain_width),
                 turn: (
                     params.turn_beams.next_beam_width,
@@ -194,12 +157,14 @@ impl<N: Neighbourhood> Ysai<N> {
                     params.answer_beam.enemy_beam_width,
                     params.answer_beam.enemy_beam_chain_width,
                 ),
+                eval: params.opening.beam_eval(),
+                opening_columns: (first.min_x, first.max_x, first.height_cutoff),
+                nodes: first.node_budget,
             },
-            guard: (params.guard.guard_ms > 0).then(|| Guard::new(params)),
-            plan: None,
-            threats: Threats::default(),
-            against_bomber: false,
-            outbuilt: None,
+            rules: PlanRules::new(params.ysai_rules()),
+            exchange: params.exchange.exchange,
+            guard: (params.guard.guard_ms > 0).then(|| (Guard::new(params), params.guard.guard_ms)),
+            turn_limit_ms: params.clock.turn_limit_ms,
             report: params.log.turn_debug_msg,
             neighbours: PhantomData,
         }
@@ -207,15 +172,15 @@ impl<N: Neighbourhood> Ysai<N> {
 
     /// The plan being followed, if any.
     pub fn plan(&self) -> Option<&Plan> {
-        self.plan.as_ref()
+        self.rules.plan()
     }
 
     /// Decides this turn's move.
     pub fn turn(&mut self, view: &Position<'_>) -> TurnReport {
         let start = Instant::now();
-        let mut budget = Budget::new(view.time_left_ms, self.params.clock.turn_limit_ms, start);
-        if self.guard.is_some() && view.turn >= GUARD_FROM_TURN {
-            budget = budget.keeping_guard(self.params.guard.guard_ms);
+        let mut budget = Budget::new(view.time_left_ms, self.turn_limit_ms, start);
+        if let Some(&(_, guard_ms)) = self.guard.as_ref().filter(|_| view.turn >= GUARD_FROM_TURN) {
+            budget = budget.keeping_guard(guard_ms);
         }
         let mut turn = Turn {
             view,
@@ -223,8 +188,18 @@ impl<N: Neighbourhood> Ysai<N> {
             beams: Vec::new(),
             reading: None,
         };
-        let mut why = self.plan_turn(&mut turn);
-        let mut action = match next_move::<N>(&mut self.plan, view.me, &view.packs[0]) {
+        self.rules.note::<N>(view);
+        let mut why = if self.read_exchange(&mut turn) {
+            Why::Exchange
+        } else {
+            let mut planner = TurnPlanner::<N> {
+                plans: &self.plans,
+                turn: &mut turn,
+                neighbours: PhantomData,
+            };
+            self.rules.follow::<N>(&mut planner, view)
+        };
+        let mut action = match self.rules.next_move::<N>(view) {
             Some(action) => action,
             None => {
                 why = Why::Greedy;
@@ -239,7 +214,7 @@ impl<N: Neighbourhood> Ysai<N> {
                 Overrule::Lethal => Why::Lethal,
                 Overrule::Survive => Why::Survive,
             };
-            self.plan = None;
+            self.rules.set_plan(None);
         }
         TurnReport {
             action,
@@ -251,243 +226,22 @@ impl<N: Neighbourhood> Ysai<N> {
         }
     }
 
-    /// The plan rules of the turn: a counter plan, a replan, holding fire, out-building.
-    fn plan_turn(&mut self, turn: &mut Turn<'_, '_>) -> Why {
-        let view = turn.view;
-        self.threats.note::<N>(view);
-        if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
-            self.against_bomber = true;
-            self.plan = None;
-        }
-        if self.read_exchange(turn) {
-            return Why::Exchange;
-        }
-        let mut why = Why::Plan;
-        if self.counter(turn) {
-            why = Why::Counter;
-        } else if !self
-            .plan
-            .as_ref()
-            .is_some_and(|p| p.replays::<N>(view.me, view.packs))
-        {
-            self.replan(turn);
-            why = Why::Replan;
-        } else if let Some(plan) = self.plan.clone().filter(|p| p.moves.len() == 1) {
-            if self.hold_fire(turn, &plan) {
-                why = Why::HoldFire;
-            }
-        } else if self.refine(turn) {
-            why = Why::Refine;
-        }
-        let chains = self.plan.as_ref().map(|p| p.chains);
-        if let Some(chains) = chains.filter(|_| turn.budget.above_reserve()) {
-            if self.outbuild(turn, chains) {
-                why = Why::Outbuild;
-            }
-        }
-        why
-    }
-
-    /// A plan search from `root` of at most `horizon` moves, for its time `flag_ms`, aiming at
-    /// `target_ojama`, with `attack` added to the stock after the first move.
-    fn plan_search(
-        &self,
-        turn: &mut Turn<'_, '_>,
-        kind: Search,
-        root: BeamRoot<'_>,
-        shape: (usize, u64),
-        target_ojama: i64,
-        attack: i64,
-    ) -> Fires {
-        let injection = (attack > 0).then_some((1, attack));
-        self.plan_search_injected(turn, kind, root, shape, target_ojama, injection, None)
-    }
-
-    /// A plan search from `root` of at most `horizon` moves, for its time `flag_ms`, aiming at
-    /// `target_ojama`, with `injection`'s ojama added to the stock after its number of moves,
-    /// and only `first_move` tried first if given.
-    #[allow(clippy::too_many_arguments)]
-    fn plan_search_injected(
-        &self,
-        turn: &mut Turn<'_, '_>,
-        kind: Search,
-        root: BeamRoot<'_>,
-        (horizon, flag_ms): (usize, u64),
-        target_ojama: i64,
-        injection: Option<(usize, i64)>,
-        first_move: Option<Action>,
-    ) -> Fires {
-        let fixed = turn.budget.fixed_work();
-        let widths = match kind {
-            _ if fixed => FIXED_WIDTHS,
-            Search::Open => self.widths.opening,
-            Search::Answer => self.widths.answer,
-            _ => self.widths.turn,
-        };
-        let mut beam = BeamConfig::new(horizon, widths.0, widths.1);
-        beam.eval = self.params.opening.beam_eval();
-        if kind == Search::Open {
-            let first = self.params.first_beam();
-            (beam.min_x, beam.max_x, beam.height_cutoff) =
-                (first.min_x, first.max_x, first.height_cutoff);
-        }
-        beam.injection = injection
-            .filter(|&(_, ojama)| ojama > 0)
-            .map(|(after_moves, ojama)| Injection { after_moves, ojama });
-        beam.first_move = first_move;
-        let nodes = self.params.opening.beam_nodes;
-        beam.node_budget = (nodes > 0).then_some(nodes);
-        let search = PlanSearch {
-            beam,
-            target_ojama,
-            deadline: turn.budget.deadline(turn.budget.search(flag_ms)),
-            widen: nodes == 0 && !fixed && kind != Search::Race,
-        };
-        let (fires, notes) = search_fires::<N>(kind.label(), root, &search);
-        turn.beams.extend(notes);
-        fires
-    }
-
-    /// My plan search from the turn's position.
-    fn my_plan_search(
-        &self,
-        turn: &mut Turn<'_, '_>,
-        kind: Search,
-        shape: (usize, u64),
-        target_ojama: i64,
-        attack: i64,
-    ) -> Fires {
-        let root = self.my_root(turn.view);
-        self.plan_search(turn, kind, root, shape, target_ojama, attack)
-    }
-
-    /// My side of the turn's position, as a plan search's root.
-    fn my_root<'p>(&self, view: &Position<'p>) -> BeamRoot<'p> {
-        BeamRoot {
-            state: *view.me,
-            enemy_ojama: view.opponent.ojama,
-            packs: view.packs,
-        }
-    }
-
-    fn adopt(&mut self, fires: &Fires, target_ojama: i64) -> bool {
-        self.plan = fires.choose(target_ojama).map(Plan::of);
-        self.plan.is_some()
-    }
-
-    fn target(&self) -> i64 {
-        if self.against_bomber {
-            BOMBER_TARGET_OJAMA
-        } else {
-            TARGET_OJAMA
-        }
-    }
-
-    /// A new plan: the opening's depth and widths up to turn 10, the per-turn ones after.
-    fn replan(&mut self, turn: &mut Turn<'_, '_>) {
-        let target = self.target();
-        let fires = if turn.view.turn <= OPENING_TURNS {
-            let shape = (
-                self.params.opening.beam_depth,
-                self.params.opening.first_time_limit_ms,
-            );
-            self.my_plan_search(turn, Search::Open, shape, target, 0)
-        } else {
-            let shape = (self.params.turn_beams.next_beam_depth, REPLAN_MS);
-            self.my_plan_search(turn, Search::Plan, shape, target, 0)
-        };
-        self.adopt(&fires, target);
-    }
-
-    /// Answers a new spike in the opponent's threat with a plan that sends 1.5 times as much.
-    fn counter(&mut self, turn: &mut Turn<'_, '_>) -> bool {
-        if self.params.rules.no_counter_plan {
-            return false;
-        }
-        let Some(threat) = self.threats.spike(turn.view.turn) else {
-            return false;
-        };
-        let target = threat * COUNTER_SHARE / 10;
-        let fires = self.my_plan_search(turn, Search::Counter, COUNTER, target, threat);
-        self.adopt(&fires, target)
-    }
-
-    /// The plan fires now: would the opponent, my attack in its stock, answer bigger? Then
-    /// build on for the biggest chain within reach instead.
-    fn hold_fire(&mut self, turn: &mut Turn<'_, '_>, plan: &Plan) -> bool {
-        if self.params.rules.no_hold_fire {
-            return false;
-        }
-        let view = turn.view;
-        let attack = (plan.ojama - view.me.ojama).max(0);
-        let theirs = BeamRoot {
-            state: *view.opponent,
-            enemy_ojama: view.me.ojama,
-            packs: view.packs,
-        };
-        let answer = self.plan_search(turn, Search::Answer, theirs, ANSWER, i64::MAX, attack);
-        if answer.max_chain().0 < plan.chains + 1 {
-            return false;
-        }
-        let fires = self.my_plan_search(turn, Search::Extend, EXTEND, i64::MAX, 0);
-        self.adopt(&fires, i64::MAX)
-    }
-
-    /// The plan fires later than this move: searches again from here, its horizon a move
-    /// further on, and takes what [`Plan::refined_by`] finds better.
-    fn refine(&mut self, turn: &mut Turn<'_, '_>) -> bool {
-        let refine_ms = self.params.exchange.refine_ms;
-        let Some(plan) = self.plan.as_ref().filter(|p| p.moves.len() > 1) else {
-            return false;
-        };
-        if refine_ms == 0 || turn.budget.fixed_work() {
-            return false;
-        }
-        let shape = (REFINE_DEPTH.max(plan.moves.len()), refine_ms);
-        let target = self.target();
-        let fires = self.my_plan_search(turn, Search::Refine, shape, target, 0);
-        let better = self
-            .plan
-            .as_ref()
-            .and_then(|p| p.refined_by(&fires, target));
-        let Some(better) = better.map(Plan::of) else {
-            return false;
-        };
-        self.plan = Some(better);
-        true
-    }
-
-    /// The opponent's plan search from the turn's position.
-    fn their_plan_search(
-        &self,
-        turn: &mut Turn<'_, '_>,
-        kind: Search,
-        shape: (usize, u64),
-        attack: Option<(usize, i64)>,
-    ) -> Fires {
-        let root = BeamRoot {
-            state: *turn.view.opponent,
-            enemy_ojama: turn.view.me.ojama,
-            packs: turn.view.packs,
-        };
-        self.plan_search_injected(turn, kind, root, shape, i64::MAX, attack, None)
-    }
-
     /// When either side can send a big attack within a few moves, reads the exchange
     /// ([`exchange`]) and follows the line it chooses (`--exchange`). `false` (and nothing
     /// changed) when no exchange is on, the reader is off or the clock leaves only fixed work.
     fn read_exchange(&mut self, turn: &mut Turn<'_, '_>) -> bool {
         let view = turn.view;
-        if !self.params.exchange.exchange || view.turn < READ_FROM_TURN || turn.budget.fixed_work()
-        {
+        if !self.exchange || view.turn < READ_FROM_TURN || turn.budget.fixed_work() {
             return false;
         }
         let plan = self
-            .plan
-            .clone()
-            .filter(|p| p.replays::<N>(view.me, view.packs));
-        let my_race = self.my_plan_search(turn, Search::Race, RACE, i64::MAX, 0);
-        let their_race = self.their_plan_search(turn, Search::Race, RACE, None);
+            .rules
+            .plan()
+            .filter(|p| p.replays::<N>(view.me, view.packs))
+            .cloned();
+        let plans = &self.plans;
+        let my_race = plans.mine::<N>(turn, Search::Race, RACE, i64::MAX, None, None);
+        let their_race = plans.theirs::<N>(turn, Search::Race, RACE, None);
         let plan_fire = plan.as_ref().map(Plan::fire);
         let early_ojama = |fires: &Fires| {
             fires
@@ -541,12 +295,8 @@ impl<N: Neighbourhood> Ysai<N> {
             }
             let stock = (view.me.ojama - OJAMA_ROW * depth as i64).max(0);
             let attack = (line.fire.ojama - stock).max(0);
-            let answers = self.their_plan_search(
-                turn,
-                Search::Answer,
-                READ_ANSWER,
-                Some((depth + 1, attack)),
-            );
+            let answers =
+                plans.theirs::<N>(turn, Search::Answer, READ_ANSWER, Some((depth + 1, attack)));
             theirs.extend(answer_lines(&answers, i));
         }
         // My counters to the opponent's biggest early fires, its attack in my stock, from each
@@ -579,10 +329,9 @@ impl<N: Neighbourhood> Ysai<N> {
         }
         for &first in &holds {
             for &(j, depth, attack) in &threats {
-                let counters = self.plan_search_injected(
+                let counters = plans.mine::<N>(
                     turn,
                     Search::Counter,
-                    self.my_root(view),
                     READ_COUNTER,
                     i64::MAX,
                     Some((depth + 1, attack)),
@@ -593,34 +342,131 @@ impl<N: Neighbourhood> Ysai<N> {
         }
         let reading = exchange::read::<N>(view.me, view.opponent, view.packs, mine, theirs);
         if let Some(line) = reading.line() {
-            self.plan = Some(Plan::of(&line.fire));
+            self.rules.set_plan(Some(Plan::of(&line.fire)));
         }
         let chose = reading.chosen.is_some();
         turn.reading = Some(reading);
         chose
     }
 
-    /// An opponent keeping a high trigger is waiting to counter: out-build it.
-    fn outbuild(&mut self, turn: &mut Turn<'_, '_>, plan_chains: u32) -> bool {
-        if self.params.rules.no_outbuild {
-            return false;
-        }
-        let Some(potential) = high_trigger::<N>(&turn.view.opponent.field) else {
-            return false;
-        };
-        if plan_chains >= potential + 2 || self.outbuilt == Some(potential) {
-            return false;
-        }
-        self.outbuilt = Some(potential);
-        let fires = self.my_plan_search(turn, Search::Outbuild, OUTBUILD, i64::MAX, 0);
-        self.adopt(&fires, i64::MAX)
-    }
-
     /// The full search of this turn, in the time kept for it, if any.
     fn weigh(&self, turn: &Turn<'_, '_>) -> Option<Weighing> {
-        let guard = self.guard.as_ref()?;
+        let (guard, _) = self.guard.as_ref()?;
         let deadline = turn.budget.guard_deadline()?;
         guard.weigh::<N>(turn.view, deadline, turn.budget.guard_fixed)
+    }
+}
+
+impl BeamPlans {
+    /// A plan search from `root` of at most `horizon` moves, for its time `flag_ms`, aiming at
+    /// `target_ojama`, with `injection`'s ojama added to the stock after its number of moves,
+    /// and only `first_move` tried first if given.
+    #[allow(clippy::too_many_arguments)]
+    fn search<N: Neighbourhood>(
+        &self,
+        turn: &mut Turn<'_, '_>,
+        kind: Search,
+        root: BeamRoot<'_>,
+        (horizon, flag_ms): (usize, u64),
+        target_ojama: i64,
+        injection: Option<(usize, i64)>,
+        first_move: Option<Action>,
+    ) -> Fires {
+        let fixed = turn.budget.fixed_work();
+        let widths = match kind {
+            _ if fixed => FIXED_WIDTHS,
+            Search::Open => self.opening,
+            Search::Answer => self.answer,
+            _ => self.turn,
+        };
+        let mut beam = BeamConfig::new(horizon, widths.0, widths.1);
+        beam.eval = self.eval;
+        if kind == Search::Open {
+            (beam.min_x, beam.max_x, beam.height_cutoff) = self.opening_columns;
+        }
+        beam.injection = injection
+            .filter(|&(_, ojama)| ojama > 0)
+            .map(|(after_moves, ojama)| Injection { after_moves, ojama });
+        beam.first_move = first_move;
+        beam.node_budget = self.nodes;
+        let search = PlanSearch {
+            beam,
+            target_ojama,
+            deadline: turn.budget.deadline(turn.budget.search(flag_ms)),
+            widen: self.nodes.is_none() && !fixed && kind != Search::Race,
+        };
+        let (fires, notes) = search_fires::<N>(kind.label(), root, &search);
+        turn.beams.extend(notes);
+        fires
+    }
+
+    /// My plan search from the turn's position, `attack` landing after my first move.
+    fn mine<N: Neighbourhood>(
+        &self,
+        turn: &mut Turn<'_, '_>,
+        kind: Search,
+        shape: (usize, u64),
+        target_ojama: i64,
+        attack: Option<(usize, i64)>,
+        first_move: Option<Action>,
+    ) -> Fires {
+        let root = my_root(turn.view);
+        self.search::<N>(turn, kind, root, shape, target_ojama, attack, first_move)
+    }
+
+    /// The opponent's plan search from the turn's position, aiming at its biggest chain.
+    fn theirs<N: Neighbourhood>(
+        &self,
+        turn: &mut Turn<'_, '_>,
+        kind: Search,
+        shape: (usize, u64),
+        attack: Option<(usize, i64)>,
+    ) -> Fires {
+        let root = BeamRoot {
+            state: *turn.view.opponent,
+            enemy_ojama: turn.view.me.ojama,
+            packs: turn.view.packs,
+        };
+        self.search::<N>(turn, kind, root, shape, i64::MAX, attack, None)
+    }
+}
+
+/// My side of the turn's position, as a plan search's root.
+fn my_root<'p>(view: &Position<'p>) -> BeamRoot<'p> {
+    BeamRoot {
+        state: *view.me,
+        enemy_ojama: view.opponent.ojama,
+        packs: view.packs,
+    }
+}
+
+/// An attack landing after the first move, if any.
+fn after_first(attack: i64) -> Option<(usize, i64)> {
+    (attack > 0).then_some((1, attack))
+}
+
+impl<N: Neighbourhood> Planner for TurnPlanner<'_, '_, '_, '_, N> {
+    fn mine(&mut self, kind: Search, shape: (usize, u64), target: i64, attack: i64) -> Fires {
+        let attack = after_first(attack);
+        self.plans
+            .mine::<N>(self.turn, kind, shape, target, attack, None)
+    }
+
+    fn theirs(&mut self, kind: Search, shape: (usize, u64), attack: i64) -> Fires {
+        self.plans
+            .theirs::<N>(self.turn, kind, shape, after_first(attack))
+    }
+
+    fn counters_allowed(&self) -> bool {
+        true
+    }
+
+    fn spare(&self) -> bool {
+        self.turn.budget.above_reserve()
+    }
+
+    fn can_refine(&self) -> bool {
+        !self.turn.budget.fixed_work()
     }
 }
 
@@ -630,7 +476,7 @@ impl<N: Neighbourhood> Player for Ysai<N> {
         if self.report {
             eprintln!(
                 "{}",
-                turn_line(view, &report, self.plan.as_ref(), &self.threats)
+                turn_line(view, &report, self.rules.plan(), self.rules.threats())
             );
         }
         report.action
@@ -765,7 +611,7 @@ mod tests {
         };
         for refine_ms in [0, 4_000] {
             let mut ysai = Ysai::<Shift>::new(&params(refine_ms));
-            ysai.plan = Some(plan.clone());
+            ysai.rules.set_plan(Some(plan.clone()));
             let report = turn_alone(&mut ysai, &view);
             if refine_ms == 0 {
                 assert_eq!(report.why, Why::Plan);

@@ -1,0 +1,301 @@
+//! The plan and the rules around it, written once for every player that follows a plan:
+//! ysai's turn (its plans come from the beam) and the rush partner (from the anytime search).
+//! A plan is followed while the rest of it, played from the real position, still fires its
+//! chain; else a new one is searched. Around it, the champion's rules (champions.md §1):
+//! fire the earliest 13-chain (else the biggest at the earliest depth), answer a spike in the
+//! opponent's threat with a counter plan, hold fire when the opponent could answer bigger,
+//! out-build an opponent waiting on a high trigger; and ysai's own: search a followed plan
+//! again with the time a turn has to spare.
+//!
+//! The rules only ask for plan searches ([`Planner`]); how each player searches, and how long
+//! its clock lets it, is its own.
+
+use super::plan::{next_move, Plan};
+use super::rules::{high_trigger, Threats};
+use super::Why;
+use crate::search::fire::Fires;
+use crate::sim::{Action, Neighbourhood, Position};
+
+/// Plan searches: moves searched at most and their time at the qualifier's clock (scaled).
+pub const COUNTER: (usize, u64) = (10, 15_000);
+/// The opponent's answer to my fire, searched before firing.
+pub const ANSWER: (usize, u64) = (7, 5_000);
+pub const EXTEND: (usize, u64) = (8, 13_000);
+pub const OUTBUILD: (usize, u64) = (8, 15_000);
+/// A replan after the opening (the rush partner's; ysai's depth is `-nbd`).
+pub const REPLAN: (usize, u64) = (10, 15_000);
+/// Turns up to this one plan with the opening's shape.
+pub const OPENING_TURNS: usize = 10;
+/// What a plan aims at: the ojama of a 13-chain.
+pub const TARGET_OJAMA: i64 = 60;
+/// What a plan against a skill builder aims at: one chain big enough to bury it.
+const BOMBER_TARGET_OJAMA: i64 = 200;
+/// On this turn an opponent gauge of this much marks a skill builder.
+const BOMBER_TURN: usize = 10;
+const BOMBER_GAUGE: i32 = 30;
+/// A counter plan aims at this multiple of the threat (in tenths).
+const COUNTER_SHARE: i64 = 15;
+
+/// Which plan search a rule asks for: its label in `-tm`, and for ysai the widths it starts
+/// from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// The opening's plan (up to `OPENING_TURNS`).
+    Open,
+    Plan,
+    Counter,
+    /// The opponent's answer to my fire.
+    Answer,
+    Extend,
+    Outbuild,
+    /// A side's fires at each depth with nothing coming, for the exchange reader.
+    Race,
+    /// My plan searched again while it is followed.
+    Refine,
+}
+
+impl Search {
+    pub fn label(self) -> &'static str {
+        match self {
+            Search::Open => "open",
+            Search::Plan => "plan",
+            Search::Counter => "counter",
+            Search::Answer => "answer",
+            Search::Extend => "extend",
+            Search::Outbuild => "outbuild",
+            Search::Race => "race",
+            Search::Refine => "refine",
+        }
+    }
+}
+
+/// Which rules run, and the shapes (moves, time at the qualifier's clock) of the plans a
+/// player's own flags set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RulesConfig {
+    /// A counter plan when the opponent's threat spikes.
+    pub counter_plan: bool,
+    /// The opponent's answer checked before firing.
+    pub hold_fire: bool,
+    /// Out-building an opponent that waits on a high trigger.
+    pub outbuild: bool,
+    /// The plan searched up to `OPENING_TURNS`, and after.
+    pub opening: (usize, u64),
+    pub replan: (usize, u64),
+    /// A followed plan searched again every turn, if at all.
+    pub refine: Option<(usize, u64)>,
+}
+
+/// A player's plan searches from the turn's position, as the rules ask for them.
+pub trait Planner {
+    /// My fires within `shape`, aiming at `target`, `attack` landing in my stock after my
+    /// first move.
+    fn mine(&mut self, kind: Search, shape: (usize, u64), target: i64, attack: i64) -> Fires;
+    /// The opponent's fires within `shape`, my `attack` landing in its stock after its first
+    /// move.
+    fn theirs(&mut self, kind: Search, shape: (usize, u64), attack: i64) -> Fires;
+    /// Whether the counter-plan and hold-fire rules run this turn.
+    fn counters_allowed(&self) -> bool;
+    /// Whether the clock has time to spare for out-building.
+    fn spare(&self) -> bool;
+    /// Whether the clock leaves time to search a followed plan again.
+    fn can_refine(&self) -> bool;
+}
+
+/// The plan being followed and what the rules remember between turns.
+#[derive(Clone, Debug)]
+pub struct PlanRules {
+    config: RulesConfig,
+    plan: Option<Plan>,
+    threats: Threats,
+    against_bomber: bool,
+    /// The opponent potential the last out-building plan answered.
+    outbuilt: Option<u32>,
+}
+
+impl PlanRules {
+    pub fn new(config: RulesConfig) -> Self {
+        PlanRules {
+            config,
+            plan: None,
+            threats: Threats::default(),
+            against_bomber: false,
+            outbuilt: None,
+        }
+    }
+
+    /// The plan being followed, if any.
+    pub fn plan(&self) -> Option<&Plan> {
+        self.plan.as_ref()
+    }
+
+    /// Follows `plan` from now on (none: the next turn plans anew).
+    pub fn set_plan(&mut self, plan: Option<Plan>) {
+        self.plan = plan;
+    }
+
+    pub fn threats(&self) -> &Threats {
+        &self.threats
+    }
+
+    #[cfg(test)]
+    pub fn threats_mut(&mut self) -> &mut Threats {
+        &mut self.threats
+    }
+
+    pub fn against_bomber(&self) -> bool {
+        self.against_bomber
+    }
+
+    /// Reads the opponent as a turn starts: its threat, and on the bomber turn whether it
+    /// builds its skill (a plan against it aims at one big chain).
+    pub fn note<N: Neighbourhood>(&mut self, view: &Position<'_>) {
+        self.threats.note::<N>(view);
+        if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
+            self.against_bomber = true;
+            self.plan = None;
+        }
+    }
+
+    /// The rules of a turn after [`PlanRules::note`]: a counter plan, else a replan when the
+    /// plan no longer fires, else holding fire or refining; then out-building.
+    pub fn follow<N: Neighbourhood>(
+        &mut self,
+        planner: &mut impl Planner,
+        view: &Position<'_>,
+    ) -> Why {
+        let counters = planner.counters_allowed();
+        let mut why = Why::Plan;
+        if counters && self.counter(planner, view) {
+            why = Why::Counter;
+        } else if !self
+            .plan
+            .as_ref()
+            .is_some_and(|p| p.replays::<N>(view.me, view.packs))
+        {
+            self.replan(planner, view);
+            why = Why::Replan;
+        } else if let Some(plan) = self.plan.clone().filter(|p| p.moves.len() == 1) {
+            if counters && self.hold_fire(planner, view, &plan) {
+                why = Why::HoldFire;
+            }
+        } else if self.refine(planner) {
+            why = Why::Refine;
+        }
+        if let Some(chains) = self.plan.as_ref().map(|p| p.chains) {
+            if planner.spare() && self.outbuild::<N>(planner, view, chains) {
+                why = Why::Outbuild;
+            }
+        }
+        why
+    }
+
+    /// The plan's next move if it is legal and survives the turn (see [`next_move`]).
+    pub fn next_move<N: Neighbourhood>(&mut self, view: &Position<'_>) -> Option<Action> {
+        next_move::<N>(&mut self.plan, view.me, &view.packs[0])
+    }
+
+    fn adopt(&mut self, fires: &Fires, target_ojama: i64) -> bool {
+        self.plan = fires.choose(target_ojama).map(Plan::of);
+        self.plan.is_some()
+    }
+
+    fn target(&self) -> i64 {
+        if self.against_bomber {
+            BOMBER_TARGET_OJAMA
+        } else {
+            TARGET_OJAMA
+        }
+    }
+
+    /// A new plan, with the opening's shape up to `OPENING_TURNS`.
+    pub fn replan(&mut self, planner: &mut impl Planner, view: &Position<'_>) {
+        let (kind, shape) = if view.turn <= OPENING_TURNS {
+            (Search::Open, self.config.opening)
+        } else {
+            (Search::Plan, self.config.replan)
+        };
+        let target = self.target();
+        let fires = planner.mine(kind, shape, target, 0);
+        self.adopt(&fires, target);
+    }
+
+    /// Answers a new spike in the opponent's threat with a plan that sends 1.5 times as much.
+    pub fn counter(&mut self, planner: &mut impl Planner, view: &Position<'_>) -> bool {
+        if !self.config.counter_plan {
+            return false;
+        }
+        let Some(threat) = self.threats.spike(view.turn) else {
+            return false;
+        };
+        let target = threat * COUNTER_SHARE / 10;
+        let fires = planner.mine(Search::Counter, COUNTER, target, threat);
+        self.adopt(&fires, target)
+    }
+
+    /// The plan fires now: would the opponent, my attack in its stock, answer bigger? Then
+    /// build on for the biggest chain within reach instead.
+    pub fn hold_fire(
+        &mut self,
+        planner: &mut impl Planner,
+        view: &Position<'_>,
+        plan: &Plan,
+    ) -> bool {
+        if !self.config.hold_fire {
+            return false;
+        }
+        let attack = (plan.ojama - view.me.ojama).max(0);
+        let answer = planner.theirs(Search::Answer, ANSWER, attack);
+        if answer.max_chain().0 < plan.chains + 1 {
+            return false;
+        }
+        let fires = planner.mine(Search::Extend, EXTEND, i64::MAX, 0);
+        self.adopt(&fires, i64::MAX)
+    }
+
+    /// The plan fires later than this move: searches again from here, its horizon a move
+    /// further on, and takes what [`Plan::refined_by`] finds better.
+    fn refine(&mut self, planner: &mut impl Planner) -> bool {
+        let Some((depth, refine_ms)) = self.config.refine else {
+            return false;
+        };
+        let Some(moves) = self.plan.as_ref().map(|p| p.moves.len()).filter(|&m| m > 1) else {
+            return false;
+        };
+        if !planner.can_refine() {
+            return false;
+        }
+        let target = self.target();
+        let fires = planner.mine(Search::Refine, (depth.max(moves), refine_ms), target, 0);
+        let better = self
+            .plan
+            .as_ref()
+            .and_then(|p| p.refined_by(&fires, target));
+        let Some(better) = better.map(Plan::of) else {
+            return false;
+        };
+        self.plan = Some(better);
+        true
+    }
+
+    /// An opponent keeping a high trigger is waiting to counter: out-build it.
+    pub fn outbuild<N: Neighbourhood>(
+        &mut self,
+        planner: &mut impl Planner,
+        view: &Position<'_>,
+        plan_chains: u32,
+    ) -> bool {
+        if !self.config.outbuild {
+            return false;
+        }
+        let Some(potential) = high_trigger::<N>(&view.opponent.field) else {
+            return false;
+        };
+        if plan_chains >= potential + 2 || self.outbuilt == Some(potential) {
+            return false;
+        }
+        self.outbuilt = Some(potential);
+        let fires = planner.mine(Search::Outbuild, OUTBUILD, i64::MAX, 0);
+        self.adopt(&fires, i64::MAX)
+    }
+}
