@@ -396,10 +396,12 @@ pub struct ExchangeFlags {
     pub exchange: bool,
     /// `--refine-ms`: while ysai follows a plan that fires later, it searches again from the
     /// turn's position for this long at the qualifier's clock (scaled like every budget) and
-    /// takes a fire by the plan's depth that sends more, or as much sooner; 0 = never.
+    /// takes a fire by the plan's depth that sends more, or as much sooner, and while the plan
+    /// falls short of a 13-chain a later one that reaches it or sends half as much again
+    /// (`Plan::refined_by`); 0 = never.
     #[arg(long = "refine-ms", value_name = "MS", default_value_t = D.exchange.refine_ms)]
     #[arg(help_heading = heading::YSAI_TURN,
-          help = "Search the plan again each turn it is followed, for this long (scaled); take a bigger or sooner fire by its depth; 0 = never")]
+          help = "Search a followed plan again each turn for this long (scaled): take a bigger or sooner fire by its depth, or below a 13-chain a much bigger later one; 0 = never")]
     pub refine_ms: u64,
 }
 
@@ -739,7 +741,7 @@ impl Params {
         },
         exchange: ExchangeFlags {
             exchange: false,
-            refine_ms: 0,
+            refine_ms: 4_000,
         },
         rush: RushFlags {
             rush_late_game: false,
