@@ -1,13 +1,15 @@
-//! `ysai arena report`: a match on one self-contained page. The verdict; how Elo and the
+//! `ysai arena report`: a match on one self-contained page. What was run (time control,
+//! SPRT, builds, host); the verdict; how the games ended; how Elo and the
 //! SPRT's log-likelihood ratio moved game by game; how long the games lasted; on which turn
 //! each side fired its first big chain; how long each side thought; and every game, linked
 //! to its replay page where the replay was found. The charts are inline SVG drawn here, so
 //! the page needs no script and no network.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use super::referee::BIG_CHAIN;
-use super::results::GameLine;
+use super::referee::{Reason, BIG_CHAIN};
+use super::results::{GameLine, RunInfo};
 use super::runner::{number, verdict};
 use super::stats::{Elo, Sprt, Wdl};
 
@@ -26,6 +28,43 @@ const PAD_BOTTOM: f64 = 26.0;
 /// several hundred or infinite Elo that would flatten the rest of the curve.
 const ELO_SHOWN: f64 = 400.0;
 
+/// Where the SPRT a report follows comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtSource {
+    /// The match ran it (`--sprt` when it was played).
+    Recorded,
+    /// Given to the report (`--sprt`).
+    Given,
+    /// [`DEFAULT_SPRT`]: the match ran none.
+    Default,
+}
+
+impl SprtSource {
+    fn describe(self) -> &'static str {
+        match self {
+            SprtSource::Recorded => "as the match ran it",
+            SprtSource::Given => "given to the report",
+            SprtSource::Default => "the report's default; the match ran none",
+        }
+    }
+}
+
+/// How a player can lose, as the report counts it, and the reasons each way covers.
+const LOSS_KINDS: [(&str, &[Reason]); 4] = [
+    ("dead", &[Reason::Dead]),
+    ("time losses", &[Reason::Timeout]),
+    ("crashes", &[Reason::Crash, Reason::NoName]),
+    (
+        "illegal moves",
+        &[
+            Reason::BadOutput,
+            Reason::IllegalMove,
+            Reason::IllegalSkill,
+            Reason::BadName,
+        ],
+    ),
+];
+
 /// A game as the report lists it: its results line, and the replay page it links to.
 pub struct ReportGame {
     pub line: GameLine,
@@ -33,8 +72,8 @@ pub struct ReportGame {
     pub replay_page: Option<String>,
 }
 
-/// The report page of `games` (in any order; shown in game order).
-pub fn page(games: &[ReportGame], sprt: &Sprt) -> String {
+/// The report page of `games` (in any order; shown in game order), following `sprt`.
+pub fn page(games: &[ReportGame], sprt: &Sprt, source: SprtSource) -> String {
     let mut games: Vec<&ReportGame> = games.iter().collect();
     games.sort_by_key(|g| g.line.game);
     let lines: Vec<&GameLine> = games.iter().map(|g| &g.line).collect();
@@ -48,6 +87,8 @@ pub fn page(games: &[ReportGame], sprt: &Sprt) -> String {
     );
     body.push_str(&match_ids(&lines));
     body.push_str(&verdict_block(&lines, sprt));
+    body.push_str(&run_table(&lines, &names, sprt, source));
+    body.push_str(&endings_table(&lines, &names));
     body.push_str("<div class=\"charts\">");
     body.push_str(&elo_chart(&lines));
     body.push_str(&llr_chart(&lines, sprt));
@@ -79,7 +120,7 @@ pre { background: #272a31; border-radius: 6px; padding: 8px 10px; margin: 0 0 10
 .chart { background: #272a31; border-radius: 6px; padding: 8px; }
 .chart svg text { fill: #aaa; font: 10px sans-serif; }
 .legend { font-size: 12px; color: #bbb; }
-table { border-collapse: collapse; margin-top: 12px; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; margin: 0 0 12px; font-variant-numeric: tabular-nums; }
 th, td { padding: 2px 10px; text-align: right; border-bottom: 1px solid #333; }
 th { color: #bbb; font-weight: 600; }
 td.left, th.left { text-align: left; }
@@ -134,6 +175,106 @@ fn verdict_block(games: &[&GameLine], sprt: &Sprt) -> String {
         escape(&headline),
         escape(&verdict(&wdl, Some(sprt)))
     )
+}
+
+/// What was run: the time control, the SPRT followed and where it comes from, when the
+/// match started, on which CPU, and each player's build (its name line). A value the games
+/// do not record is shown as such.
+fn run_table(games: &[&GameLine], names: &[String; 2], sprt: &Sprt, source: SprtSource) -> String {
+    let runs: Vec<&RunInfo> = games.iter().filter_map(|g| g.run.as_ref()).collect();
+    let llr = sprt.llr(&wdl_of(games));
+    let sprt_text = format!(
+        "elo0={} elo1={} alpha={} beta={} ({} Elo), {}: LLR {llr:.2} in ({:.2}, {:.2}), {}",
+        sprt.elo0,
+        sprt.elo1,
+        sprt.alpha,
+        sprt.beta,
+        sprt.model.name(),
+        source.describe(),
+        sprt.lower_bound(),
+        sprt.upper_bound(),
+        sprt.verdict(llr)
+    );
+    let starts: BTreeSet<&str> = runs.iter().map(|r| r.started.as_str()).collect();
+    let started = match starts.first() {
+        None => "not recorded".to_string(),
+        Some(first) if starts.len() > 1 => format!("{first} ({} runs)", starts.len()),
+        Some(first) => first.to_string(),
+    };
+    let builds = [0, 1].map(|p| {
+        let builds = distinct(games.iter().filter_map(|g| g.names[p].clone()));
+        format!("{builds} ({})", names[p])
+    });
+    let rows = [
+        ("time control", distinct(runs.iter().map(|r| r.tc.clone()))),
+        ("SPRT", sprt_text),
+        ("started (UTC)", started),
+        ("host CPU", distinct(runs.iter().map(|r| r.cpu.clone()))),
+        ("p0 build", builds[0].clone()),
+        ("p1 build", builds[1].clone()),
+    ];
+    let mut out = String::from("<table id=\"run\">");
+    for (what, value) in rows {
+        let _ = write!(
+            out,
+            "<tr><th class=\"left\">{what}</th><td class=\"left\">{}</td></tr>",
+            escape(&value)
+        );
+    }
+    out.push_str("</table>");
+    out
+}
+
+/// The values, each once in the order they come, as one text; `not recorded` if none.
+fn distinct(values: impl Iterator<Item = String>) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    for value in values {
+        if !seen.contains(&value) {
+            seen.push(value);
+        }
+    }
+    if seen.is_empty() {
+        "not recorded".to_string()
+    } else {
+        seen.join("; ")
+    }
+}
+
+/// How often each player lost each way (a player can fail in a game it still wins on
+/// score, when both fail on the same turn).
+fn loss_counts(games: &[&GameLine]) -> [[u64; LOSS_KINDS.len()]; 2] {
+    let mut counts = [[0; LOSS_KINDS.len()]; 2];
+    for game in games {
+        for (player, loss) in game.losers.iter().enumerate() {
+            let kind = loss.and_then(|r| LOSS_KINDS.iter().position(|(_, rs)| rs.contains(&r)));
+            if let Some(kind) = kind {
+                counts[player][kind] += 1;
+            }
+        }
+    }
+    counts
+}
+
+fn endings_table(games: &[&GameLine], names: &[String; 2]) -> String {
+    let counts = loss_counts(games);
+    let mut out = String::from("<table id=\"endings\"><thead><tr><th class=\"left\">lost by</th>");
+    for (kind, _) in LOSS_KINDS {
+        let _ = write!(out, "<th>{kind}</th>");
+    }
+    out.push_str("</tr></thead><tbody>");
+    for player in 0..2 {
+        let _ = write!(
+            out,
+            "<tr><td class=\"left\"><span class=\"p{player}\">p{player} {}</span></td>",
+            escape(&names[player])
+        );
+        for count in counts[player] {
+            let _ = write!(out, "<td>{count}</td>");
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table>");
+    out
 }
 
 fn wdl_of(games: &[&GameLine]) -> Wdl {
@@ -554,6 +695,8 @@ mod tests {
                 ]),
                 think_ms: [2500.0, 10.0],
                 max_think_ms: [300.0, 1.0],
+                run: None,
+                record: None,
             },
             replay_page: index
                 .is_multiple_of(2)
@@ -568,7 +711,7 @@ mod tests {
     #[test]
     fn the_page_is_self_contained_and_escapes_what_players_wrote() {
         let games = [game(1, Some(0), 40), game(0, Some(1), 60)];
-        let page = page(&games, &sprt());
+        let page = page(&games, &sprt(), SprtSource::Default);
         for external in ["http://", "https://", "src=", "url(", "@import", "<script"] {
             assert!(!page.contains(external), "the page refers to `{external}`");
         }
@@ -579,7 +722,7 @@ mod tests {
     #[test]
     fn every_game_has_a_row_in_game_order_and_a_link_where_it_has_a_page() {
         let games: Vec<ReportGame> = [3, 0, 2, 1].map(|i| game(i, Some(0), 50)).into();
-        let page = page(&games, &sprt());
+        let page = page(&games, &sprt(), SprtSource::Default);
         let rows: Vec<&str> = page.split("<tr><td>").skip(1).collect();
         let numbers: Vec<&str> = rows.iter().map(|r| &r[..r.find('<').unwrap()]).collect();
         assert_eq!(numbers, ["0", "1", "2", "3"]);
@@ -601,7 +744,7 @@ mod tests {
             game(2, None, 40),
             game(3, Some(1), 40),
         ];
-        let page = page(&games, &sprt());
+        let page = page(&games, &sprt(), SprtSource::Default);
         let wdl = Wdl {
             wins: 2,
             draws: 1,
@@ -641,7 +784,7 @@ mod tests {
 
     #[test]
     fn a_page_without_games_says_so() {
-        let page = page(&[], &sprt());
+        let page = page(&[], &sprt(), SprtSource::Default);
         assert!(page.contains("<div id=\"verdict\">no games</div>"));
         assert!(!page.contains("NaN"));
     }
