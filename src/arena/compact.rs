@@ -166,7 +166,21 @@ fn replay_record(
         }
         let think = [0, 1].map(|p| compact.think_us[p][turn].map(millis_of_micros));
         let pack = PreparedPack::new(packs[turn]);
-        record.play_turn(&mut states, &pack, turn as u32, played, think);
+        let outcomes = record.play_turn(&mut states, &pack, turn as u32, played, think);
+        // A player loses on a turn it sends no valid command or dies; the game ends there.
+        let lost = [0, 1].map(|p| played[p].is_none() || outcomes[p].result.dead);
+        let recorded = if turn + 1 == moves[0].len() {
+            line.losers.map(|loser| loser.is_some())
+        } else {
+            [false, false]
+        };
+        if lost != recorded {
+            return Err(format!(
+                "turn {turn}: its moves played again lose for {}, but the line says {}",
+                losing(lost),
+                losing(recorded)
+            ));
+        }
         let lines = [0, 1].map(|p| {
             compact.turn_lines[p]
                 .as_ref()
@@ -185,6 +199,16 @@ fn replay_record(
     };
     check_summary(line, &record)?;
     Ok(record)
+}
+
+/// Who of the two players `lost` says lost.
+fn losing(lost: [bool; 2]) -> &'static str {
+    match lost {
+        [false, false] => "nobody",
+        [true, false] => "p0",
+        [false, true] => "p1",
+        [true, true] => "both",
+    }
 }
 
 /// An error if the game played again does not end as its results line says: the record
@@ -225,6 +249,9 @@ fn check_summary(line: &GameLine, record: &GameRecord) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::packs::{generate, PackSource, Signature};
+    use crate::arena::referee::Reason;
+    use crate::arena::results::RunInfo;
 
     #[test]
     fn moves_read_back_as_written() {
@@ -278,5 +305,93 @@ mod tests {
         };
         let err = record.turns().unwrap_err();
         assert!(err.contains("2 turns of moves but 1"), "{err}");
+    }
+
+    /// A line of a game of `moves` on the packs of seed 1, ended on its last turn with the
+    /// given losers, its summary that of the moves played.
+    fn line_of(moves: [&str; 2], losers: [Option<Reason>; 2]) -> GameLine {
+        let actions = moves.map(|m| parse_moves(m).unwrap());
+        let turns = actions[0].len();
+        let packs = generate(1, Signature::Measured);
+        let mut played = GameRecord::new();
+        let mut states = [PlayerState::default(); 2];
+        for turn in 0..turns {
+            let pack = PreparedPack::new(packs[turn]);
+            let turn_actions = [actions[0][turn], actions[1][turn]];
+            played.play_turn(&mut states, &pack, turn as u32, turn_actions, [None, None]);
+        }
+        let record = CompactRecord {
+            moves: moves.map(str::to_string),
+            think_us: [vec![Some(5); turns], vec![Some(7); turns]],
+            turn_lines: [None, None],
+        };
+        GameLine {
+            match_id: "m".into(),
+            game: 0,
+            seed: Some(1),
+            pack_file: None,
+            names: [None, None],
+            players: None,
+            winner: Some(1),
+            reason: Reason::BadOutput,
+            losers,
+            turn: turns as u32 - 1,
+            scores: played.scores,
+            max_chains: played.max_chains,
+            first_big_chains: None,
+            think_ms: [0.0; 2],
+            max_think_ms: [0.0; 2],
+            run: Some(RunInfo {
+                started: "2025-01-01T00:00:00Z".into(),
+                cpu: "cpu".into(),
+                tc: "none".into(),
+                sprt: None,
+                commands: ["a".into(), "b".into()],
+                packs: PackSource::Seeded {
+                    base: 1,
+                    signature: Signature::Measured,
+                }
+                .origin(),
+            }),
+            record: Some(record),
+        }
+    }
+
+    #[test]
+    fn a_game_rebuilds_and_ends_where_its_line_says() {
+        let faulted = [Some(Reason::BadOutput), None];
+        let replay = rebuild(&line_of(["0011-", "000000"], faulted), None).unwrap();
+        assert_eq!(replay.turns.len(), 3);
+        assert_eq!(
+            replay.turns[1].moves,
+            [Some("1 1".into()), Some("0 0".into())]
+        );
+        assert_eq!(replay.turns[2].moves, [None, Some("0 0".into())]);
+        assert_eq!(replay.turns[2].think_ms, [Some(0.005), Some(0.007)]);
+        // A fault before the last turn would have ended the game there.
+        let early = rebuild(&line_of(["00-00", "000000"], faulted), None).unwrap_err();
+        assert!(
+            early.contains("turn 1: its moves played again lose for p0, but the line says nobody"),
+            "{early}"
+        );
+        let none = rebuild(&line_of(["001111", "000000"], faulted), None).unwrap_err();
+        assert!(
+            none.contains("lose for nobody, but the line says p0"),
+            "{none}"
+        );
+        let mut old = line_of(["00", "00"], faulted);
+        old.record = None;
+        let err = rebuild(&old, None).unwrap_err();
+        assert!(err.contains("keeps no moves"), "{err}");
+    }
+
+    #[test]
+    fn a_skill_without_its_gauge_is_an_error() {
+        let line = line_of(["S", "00"], [None, None]);
+        let err = rebuild(&line, None).unwrap_err();
+        assert!(
+            err.contains("turn 0: p0's recorded skill is not legal (gauge 0)"),
+            "{err}"
+        );
     }
 }

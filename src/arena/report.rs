@@ -44,7 +44,7 @@ impl SprtSource {
         match self {
             SprtSource::Recorded => "as the match ran it",
             SprtSource::Given => "given to the report",
-            SprtSource::Default => "the report's default; the match ran none",
+            SprtSource::Default => "by default: the match ran none",
         }
     }
 }
@@ -787,5 +787,108 @@ mod tests {
         let page = page(&[], &sprt(), SprtSource::Default);
         assert!(page.contains("<div id=\"verdict\">no games</div>"));
         assert!(!page.contains("NaN"));
+    }
+
+    /// `game(index, ...)` played in a run started at `started`, under `sprt`.
+    fn in_run(
+        index: u64,
+        started: &str,
+        sprt: Option<&str>,
+        losers: [Option<Reason>; 2],
+    ) -> ReportGame {
+        let mut game = game(index, Some(0), 40);
+        game.line.losers = losers;
+        game.line.names = [Some("ysai-1".into()), Some(format!("old-{}", index % 2))];
+        game.line.run = Some(RunInfo {
+            started: started.into(),
+            cpu: "AMD EPYC 7B13".into(),
+            tc: "4000+500".into(),
+            sprt: sprt.map(str::to_string),
+            commands: ["greedy".into(), "./old".into()],
+            packs: crate::arena::packs::PackOrigin::Files { dir: "p".into() },
+        });
+        game
+    }
+
+    /// The value of the run table's row `what`.
+    fn run_row<'a>(page: &'a str, what: &str) -> &'a str {
+        let head = format!("<th class=\"left\">{what}</th><td class=\"left\">");
+        let at = page.find(&head).unwrap_or_else(|| panic!("no row {what}")) + head.len();
+        &page[at..at + page[at..].find("</td>").unwrap()]
+    }
+
+    #[test]
+    fn the_page_shows_what_was_run() {
+        let spec = "elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized";
+        let games = [
+            in_run(
+                0,
+                "2025-03-02T10:00:00Z",
+                Some(spec),
+                [None, Some(Reason::Dead)],
+            ),
+            in_run(
+                1,
+                "2025-03-01T09:00:00Z",
+                Some(spec),
+                [None, Some(Reason::Dead)],
+            ),
+        ];
+        let sprt: Sprt = spec.parse().unwrap();
+        let page = page(&games, &sprt, SprtSource::Recorded);
+        assert_eq!(run_row(&page, "time control"), "4000+500");
+        assert_eq!(
+            run_row(&page, "started (UTC)"),
+            "2025-03-01T09:00:00Z (2 runs)"
+        );
+        assert_eq!(run_row(&page, "host CPU"), "AMD EPYC 7B13");
+        assert_eq!(run_row(&page, "p0 build"), "ysai-1 (greedy)");
+        // Two builds of one player show both.
+        assert_eq!(
+            run_row(&page, "p1 build"),
+            "old-0; old-1 (x&lt;script&gt;&amp;)"
+        );
+        let llr = sprt.llr(&Wdl {
+            wins: 2,
+            draws: 0,
+            losses: 0,
+        });
+        assert_eq!(
+            run_row(&page, "SPRT"),
+            format!(
+                "elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized Elo), as the match ran it: LLR {llr:.2} in (-2.94, 2.94), continue"
+            )
+        );
+        // Games from before runs were recorded say so.
+        let old = page_of_old_games();
+        assert_eq!(run_row(&old, "time control"), "not recorded");
+        assert_eq!(run_row(&old, "started (UTC)"), "not recorded");
+        assert!(run_row(&old, "SPRT").contains("by default: the match ran none"));
+    }
+
+    fn page_of_old_games() -> String {
+        page(&[game(0, Some(1), 30)], &sprt(), SprtSource::Default)
+    }
+
+    #[test]
+    fn endings_count_each_way_each_side_lost() {
+        let games = [
+            in_run(0, "t", None, [Some(Reason::Timeout), None]),
+            in_run(1, "t", None, [Some(Reason::Crash), None]),
+            in_run(2, "t", None, [Some(Reason::NoName), Some(Reason::BadName)]),
+            in_run(3, "t", None, [None, Some(Reason::IllegalSkill)]),
+            in_run(4, "t", None, [Some(Reason::Dead), Some(Reason::Dead)]),
+            in_run(5, "t", None, [None, None]),
+        ];
+        let lines: Vec<&GameLine> = games.iter().map(|g| &g.line).collect();
+        // Dead, time losses, crashes, illegal moves.
+        assert_eq!(loss_counts(&lines), [[1, 1, 2, 0], [1, 0, 0, 2]]);
+        let page = page(&games, &sprt(), SprtSource::Default);
+        assert!(
+            page.contains(
+                "x&lt;script&gt;&amp;</span></td><td>1</td><td>0</td><td>0</td><td>2</td></tr>"
+            ),
+            "{page}"
+        );
     }
 }

@@ -164,7 +164,7 @@ impl Builds {
                 Some(seen) if seen == name => {}
                 Some(seen) => {
                     return Err(ResultsError(format!(
-                        "p{player} (`{}`) is build `{name}`, but the results file holds games of it as build `{seen}`; a match must not mix two builds: run the build that played them, or use another --results file",
+                        "p{player} (`{}`) is build `{name}`, but the match's earlier games were played by build `{seen}`; a match must not mix two builds: run the build that played them, or use another --results file",
                         commands[player]
                     )))
                 }
@@ -440,7 +440,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("p1 (`./old`) is build `old-2`") && err.contains("as build `old`"),
+            err.contains("p1 (`./old`) is build `old-2`") && err.contains("played by build `old`;"),
             "{err}"
         );
     }
