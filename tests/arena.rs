@@ -859,13 +859,13 @@ fn stats_and_the_report_follow_the_sprt_the_match_ran() {
     let page = report(&[]);
     assert!(
         page.contains(&format!(
-            "elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized Elo), as the match ran it: LLR {recorded_llr} "
+            "elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized Elo; as the match ran it): LLR {recorded_llr} "
         )),
         "{page}"
     );
     let given = report(&["--sprt", "elo0=0,elo1=20"]);
     let at = given
-        .find("(normalized Elo), given to the report: ")
+        .find("(normalized Elo; given to the report): ")
         .unwrap();
     assert_ne!(llr(&given[at..]), recorded_llr, "another SPRT, another LLR");
 }
@@ -909,7 +909,10 @@ fn an_old_results_file_still_resumes_reports_and_sums_up() {
         reported.stdout
     );
     let page = fs::read_to_string(page).unwrap();
-    assert!(page.contains("by default: the match ran none"), "{page}");
+    assert!(
+        page.contains("Elo; the default, as the match ran none)"),
+        "{page}"
+    );
     assert!(!page.contains("<a href"));
     let resumed = builtin_match(dir.path(), "3", &[]);
     assert!(

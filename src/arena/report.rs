@@ -44,7 +44,7 @@ impl SprtSource {
         match self {
             SprtSource::Recorded => "as the match ran it",
             SprtSource::Given => "given to the report",
-            SprtSource::Default => "by default: the match ran none",
+            SprtSource::Default => "the default, as the match ran none",
         }
     }
 }
@@ -87,7 +87,7 @@ pub fn page(games: &[ReportGame], sprt: &Sprt, source: SprtSource) -> String {
     );
     body.push_str(&match_ids(&lines));
     body.push_str(&verdict_block(&lines, sprt));
-    body.push_str(&run_table(&lines, &names, sprt, source));
+    body.push_str(&run_table(&lines, sprt, source));
     body.push_str(&endings_table(&lines, &names));
     body.push_str("<div class=\"charts\">");
     body.push_str(&elo_chart(&lines));
@@ -180,11 +180,11 @@ fn verdict_block(games: &[&GameLine], sprt: &Sprt) -> String {
 /// What was run: the time control, the SPRT followed and where it comes from, when the
 /// match started, on which CPU, and each player's build (its name line). A value the games
 /// do not record is shown as such.
-fn run_table(games: &[&GameLine], names: &[String; 2], sprt: &Sprt, source: SprtSource) -> String {
+fn run_table(games: &[&GameLine], sprt: &Sprt, source: SprtSource) -> String {
     let runs: Vec<&RunInfo> = games.iter().filter_map(|g| g.run.as_ref()).collect();
     let llr = sprt.llr(&wdl_of(games));
     let sprt_text = format!(
-        "elo0={} elo1={} alpha={} beta={} ({} Elo), {}: LLR {llr:.2} in ({:.2}, {:.2}), {}",
+        "elo0={} elo1={} alpha={} beta={} ({} Elo; {}): LLR {llr:.2} in ({:.2}, {:.2}), {}",
         sprt.elo0,
         sprt.elo1,
         sprt.alpha,
@@ -203,7 +203,11 @@ fn run_table(games: &[&GameLine], names: &[String; 2], sprt: &Sprt, source: Sprt
     };
     let builds = [0, 1].map(|p| {
         let builds = distinct(games.iter().filter_map(|g| g.names[p].clone()));
-        format!("{builds} ({})", names[p])
+        if runs.is_empty() {
+            return builds;
+        }
+        let commands = distinct(runs.iter().map(|r| r.commands[p].clone()));
+        format!("{builds}, run as {commands}")
     });
     let rows = [
         ("time control", distinct(runs.iter().map(|r| r.tc.clone()))),
@@ -842,12 +846,9 @@ mod tests {
             "2025-03-01T09:00:00Z (2 runs)"
         );
         assert_eq!(run_row(&page, "host CPU"), "AMD EPYC 7B13");
-        assert_eq!(run_row(&page, "p0 build"), "ysai-1 (greedy)");
+        assert_eq!(run_row(&page, "p0 build"), "ysai-1, run as greedy");
         // Two builds of one player show both.
-        assert_eq!(
-            run_row(&page, "p1 build"),
-            "old-0; old-1 (x&lt;script&gt;&amp;)"
-        );
+        assert_eq!(run_row(&page, "p1 build"), "old-0; old-1, run as ./old");
         let llr = sprt.llr(&Wdl {
             wins: 2,
             draws: 0,
@@ -856,14 +857,17 @@ mod tests {
         assert_eq!(
             run_row(&page, "SPRT"),
             format!(
-                "elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized Elo), as the match ran it: LLR {llr:.2} in (-2.94, 2.94), continue"
+                "elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized Elo; as the match ran it): LLR {llr:.2} in (-2.94, 2.94), continue"
             )
         );
         // Games from before runs were recorded say so.
         let old = page_of_old_games();
         assert_eq!(run_row(&old, "time control"), "not recorded");
         assert_eq!(run_row(&old, "started (UTC)"), "not recorded");
-        assert!(run_row(&old, "SPRT").contains("by default: the match ran none"));
+        assert_eq!(run_row(&old, "p0 build"), "ysai");
+        assert!(
+            run_row(&old, "SPRT").contains("(normalized Elo; the default, as the match ran none)")
+        );
     }
 
     fn page_of_old_games() -> String {
