@@ -69,7 +69,8 @@ pub enum ArenaAction {
     Stats {
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
-        /// Also run this SPRT on the merged results: elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]
+        /// Run this SPRT on the merged results: elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]
+        /// (default: the one the match ran, if any)
         #[arg(long, value_name = "SPEC")]
         sprt: Option<Sprt>,
     },

@@ -13,7 +13,7 @@ use super::referee::{
 };
 use super::replay::Replay;
 use super::results::GameLine;
-use crate::sim::{Action, PlayerState, PreparedPack, PACKS_PER_GAME};
+use crate::sim::{Action, Pack, PlayerState, PreparedPack, TurnOutcome, PACKS_PER_GAME};
 
 /// A player's move in [`CompactRecord::moves`] when it sent no valid command.
 const NO_MOVE: char = '-';
@@ -149,38 +149,19 @@ pub fn rebuild(line: &GameLine, pack_dir: Option<&Path>) -> Result<Replay, Strin
 fn replay_record(
     line: &GameLine,
     compact: &CompactRecord,
-    packs: &[crate::sim::Pack; PACKS_PER_GAME],
+    packs: &[Pack; PACKS_PER_GAME],
 ) -> Result<GameRecord, String> {
     let moves = compact.turns()?;
     let mut record = GameRecord::new();
     let mut states = [PlayerState::default(); 2];
     for turn in 0..moves[0].len() {
         let played = [moves[0][turn], moves[1][turn]];
-        for (player, action) in played.iter().enumerate() {
-            if action.is_some_and(|a| !states[player].is_legal(a)) {
-                return Err(format!(
-                    "turn {turn}: p{player}'s recorded skill is not legal (gauge {})",
-                    states[player].gauge
-                ));
-            }
-        }
+        check_legal(turn, played, &states)?;
         let think = [0, 1].map(|p| compact.think_us[p][turn].map(millis_of_micros));
         let pack = PreparedPack::new(packs[turn]);
         let outcomes = record.play_turn(&mut states, &pack, turn as u32, played, think);
-        // A player loses on a turn it sends no valid command or dies; the game ends there.
-        let lost = [0, 1].map(|p| played[p].is_none() || outcomes[p].result.dead);
-        let recorded = if turn + 1 == moves[0].len() {
-            line.losers.map(|loser| loser.is_some())
-        } else {
-            [false, false]
-        };
-        if lost != recorded {
-            return Err(format!(
-                "turn {turn}: its moves played again lose for {}, but the line says {}",
-                losing(lost),
-                losing(recorded)
-            ));
-        }
+        let last = turn + 1 == moves[0].len();
+        check_losers(turn, last, played, &outcomes, line)?;
         let lines = [0, 1].map(|p| {
             compact.turn_lines[p]
                 .as_ref()
@@ -199,6 +180,49 @@ fn replay_record(
     };
     check_summary(line, &record)?;
     Ok(record)
+}
+
+/// An error for a recorded skill the position does not allow (a drop on the board always is
+/// a move): the referee would have refused it.
+fn check_legal(
+    turn: usize,
+    played: [Option<Action>; 2],
+    states: &[PlayerState; 2],
+) -> Result<(), String> {
+    for (player, action) in played.iter().enumerate() {
+        if action.is_some_and(|a| !states[player].is_legal(a)) {
+            return Err(format!(
+                "turn {turn}: p{player}'s recorded skill is not legal (gauge {})",
+                states[player].gauge
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An error unless the players lost on `turn` as the line says: a player loses on the turn
+/// it sends no valid command or dies, and the game ends there, on the `last` turn.
+fn check_losers(
+    turn: usize,
+    last: bool,
+    played: [Option<Action>; 2],
+    outcomes: &[TurnOutcome; 2],
+    line: &GameLine,
+) -> Result<(), String> {
+    let lost = [0, 1].map(|p| played[p].is_none() || outcomes[p].result.dead);
+    let recorded = if last {
+        line.losers.map(|loser| loser.is_some())
+    } else {
+        [false, false]
+    };
+    if lost == recorded {
+        return Ok(());
+    }
+    Err(format!(
+        "turn {turn}: its moves played again lose for {}, but the line says {}",
+        losing(lost),
+        losing(recorded)
+    ))
 }
 
 /// Who of the two players `lost` says lost.
