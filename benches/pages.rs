@@ -31,7 +31,7 @@ fn report_page(c: &mut Criterion) {
         .parse()
         .expect("the default SPRT parses");
     c.bench_function(&format!("report_page/{MATCH_GAMES}_games"), |b| {
-        b.iter(|| report::page(black_box(&games), &sprt))
+        b.iter(|| report::page(black_box(&games), &sprt, report::SprtSource::Default))
     });
 }
 
@@ -61,6 +61,8 @@ fn game(index: u64) -> ReportGame {
             ]),
             think_ms: [60_000.0 + f64::from(spread(40_000)), 20.0],
             max_think_ms: [4_000.0, 1.0],
+            run: None,
+            record: None,
         },
         replay_page: Some(format!("m-replays/game-{index:06}.html")),
     }

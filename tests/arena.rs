@@ -336,6 +336,13 @@ fn builtin_match_at(dir: &Path, games: &str, tc: &str, extra: &[&str]) -> Run {
 
 /// A match of `players` with its results, replays and transcripts in `dir`.
 fn match_between(dir: &Path, players: [&str; 2], games: &str, tc: &str, extra: &[&str]) -> Run {
+    let run = try_match_between(dir, players, games, tc, extra);
+    run.assert_ok();
+    run
+}
+
+/// As [`match_between`], whether it succeeds or not.
+fn try_match_between(dir: &Path, players: [&str; 2], games: &str, tc: &str, extra: &[&str]) -> Run {
     let mut args = vec![
         "arena", "--p0", players[0], "--p1", players[1], "--games", games, "--tc", tc,
     ];
@@ -346,9 +353,7 @@ fn match_between(dir: &Path, players: [&str; 2], games: &str, tc: &str, extra: &
         args.push(path.to_str().unwrap());
     }
     args.extend_from_slice(extra);
-    let run = run(&args);
-    run.assert_ok();
-    run
+    run(&args)
 }
 
 fn pack_of(cells: &Value) -> Pack {
@@ -658,6 +663,268 @@ fn an_interrupted_match_resumes_where_it_stopped() {
     let again = builtin_match(dir.path(), "4", &[]);
     assert!(again.stderr.contains("0 to play"), "{}", again.stderr);
     assert_eq!(results(&file).len(), 4);
+}
+
+/// Rebuilds every game of the match in `dir` (played by [`match_between`]) from its results
+/// line alone and asserts that it is the game's replay, byte for byte; returns the lines.
+fn assert_every_game_rebuilds_as_its_replay(dir: &Path) -> Vec<Value> {
+    let file = dir.join("out/results.jsonl");
+    let lines = results(&file);
+    for line in &lines {
+        let game = line["game"].as_u64().unwrap();
+        let rebuilt = dir.join(format!("rebuilt-{game}.json"));
+        run(&[
+            "arena",
+            "replay",
+            file.to_str().unwrap(),
+            "--game",
+            &game.to_string(),
+            "--json",
+            rebuilt.to_str().unwrap(),
+        ])
+        .assert_ok();
+        let kept = dir.join(format!("replays/game-{game:06}.json"));
+        assert_eq!(
+            fs::read_to_string(&rebuilt).unwrap(),
+            fs::read_to_string(&kept).unwrap(),
+            "game {game} of {}",
+            dir.display()
+        );
+    }
+    lines
+}
+
+#[test]
+fn every_game_rebuilds_from_its_results_line_as_its_full_replay() {
+    let dirs: Vec<TempDir> = (0..3).map(|_| TempDir::new().unwrap()).collect();
+    let thinking = dirs[0].path();
+    match_between(
+        thinking,
+        ["self --turn-ms 100 --threads 1", "random --seed 5"],
+        "2",
+        "none",
+        &[],
+    );
+    // A command that is no move (the turn shows none) and a crash (an answer never timed).
+    let nonsense = faulty(dirs[1].path(), "echo nonsense");
+    match_between(dirs[1].path(), [&nonsense, "greedy"], "1", FAST_TC, &[]);
+    let crash = faulty(dirs[2].path(), "exit 0");
+    match_between(dirs[2].path(), [&crash, "greedy"], "1", FAST_TC, &[]);
+
+    let lines = assert_every_game_rebuilds_as_its_replay(thinking);
+    for line in &lines {
+        let record = &line["record"];
+        let turns = record["think_us"][1].as_array().unwrap().len();
+        let tm = record["turn_lines"][0].as_array().unwrap();
+        assert_eq!(tm.len(), turns, "{record}");
+        assert!(
+            tm[0].as_str().unwrap().starts_with("Turn 0 timeleft "),
+            "{record}"
+        );
+        assert!(
+            record["turn_lines"][1].is_null(),
+            "random writes no turn lines"
+        );
+        let run = &line["run"];
+        assert_eq!(run["tc"], "none");
+        assert_eq!(run["commands"][0], "self --turn-ms 100 --threads 1");
+        let started = run["started"].as_str().unwrap();
+        assert!(started.len() == 20 && started.ends_with('Z'), "{started}");
+        assert!(!run["cpu"].as_str().unwrap().is_empty());
+        assert!(run.get("sprt").is_none(), "{run}");
+    }
+    let [bad] = &assert_every_game_rebuilds_as_its_replay(dirs[1].path())[..] else {
+        panic!("one game");
+    };
+    assert!(
+        bad["record"]["moves"][0].as_str().unwrap().ends_with("-"),
+        "{bad}"
+    );
+    let [crashed] = &assert_every_game_rebuilds_as_its_replay(dirs[2].path())[..] else {
+        panic!("one game");
+    };
+    let times = crashed["record"]["think_us"][0].as_array().unwrap();
+    assert!(times.last().unwrap().is_null(), "{crashed}");
+
+    // The replay page made from the results line is the one made from the replay.
+    let pages = ["kept.html", "rebuilt.html"].map(|p| thinking.join(p));
+    let kept = thinking.join("replays/game-000001.json");
+    let results = thinking.join("out/results.jsonl");
+    run(&[
+        "arena",
+        "replay",
+        kept.to_str().unwrap(),
+        "--html",
+        pages[0].to_str().unwrap(),
+    ])
+    .assert_ok();
+    run(&[
+        "arena",
+        "replay",
+        results.to_str().unwrap(),
+        "--game",
+        "1",
+        "--html",
+        pages[1].to_str().unwrap(),
+    ])
+    .assert_ok();
+    assert_eq!(fs::read(&pages[0]).unwrap(), fs::read(&pages[1]).unwrap());
+}
+
+#[test]
+fn a_results_line_whose_moves_do_not_give_its_result_is_refused() {
+    let dir = TempDir::new().unwrap();
+    builtin_match(dir.path(), "1", &[]);
+    let file = dir.path().join("out/results.jsonl");
+    let mut line = results(&file).remove(0);
+    let score = line["scores"][0].as_i64().unwrap();
+    line["scores"][0] = Value::from(score + 1);
+    fs::write(&file, format!("{line}\n")).unwrap();
+    let rebuilt = run(&["arena", "replay", file.to_str().unwrap(), "--game", "0"]);
+    assert_eq!(rebuilt.code, Some(1));
+    assert!(
+        rebuilt.stderr.contains(&format!(
+            "game 0: its moves played again give scores [{score}, "
+        )),
+        "{}",
+        rebuilt.stderr
+    );
+    let missing = run(&["arena", "replay", file.to_str().unwrap(), "--game", "5"]);
+    assert!(missing.stderr.contains("no game 5"), "{}", missing.stderr);
+    let unnamed = run(&["arena", "replay", file.to_str().unwrap()]);
+    assert!(unnamed.stderr.contains("--game K"), "{}", unnamed.stderr);
+}
+
+#[test]
+fn resuming_with_another_build_under_the_same_command_is_refused() {
+    let dir = TempDir::new().unwrap();
+    builtin_match(dir.path(), "1", &[]);
+    let file = dir.path().join("out/results.jsonl");
+    let mut line = results(&file).remove(0);
+    let build = line["names"][1].as_str().unwrap().to_string();
+    line["names"][1] = Value::from("ysai-0.0.0-other");
+    fs::write(&file, format!("{line}\n")).unwrap();
+    let resumed = try_match_between(dir.path(), ["greedy", "random --seed 5"], "3", "none", &[]);
+    assert_eq!(resumed.code, Some(1), "{}", resumed.stderr);
+    assert!(
+        resumed.stderr.contains(&format!(
+            "p1 (`random --seed 5`) is build `{build}`, but the match's earlier games were played by build `ysai-0.0.0-other`"
+        )),
+        "{}",
+        resumed.stderr
+    );
+    assert_eq!(results(&file).len(), 1);
+}
+
+#[test]
+fn a_player_whose_build_changes_during_a_match_stops_it() {
+    let dir = TempDir::new().unwrap();
+    // Its name changes from game to game, as a binary rebuilt during the match would.
+    let changing = fake_ai(dir.path(), "changing.sh", "echo fake-$$", 999, "exit 0");
+    let played = try_match_between(dir.path(), [&changing, "greedy"], "3", FAST_TC, &[]);
+    assert_eq!(played.code, Some(1), "{}", played.stderr);
+    assert!(
+        played.stderr.contains("game 1: p0 (`sh ") && played.stderr.contains("is build `fake-"),
+        "{}",
+        played.stderr
+    );
+    assert_eq!(results(&dir.path().join("out/results.jsonl")).len(), 1);
+}
+
+#[test]
+fn stats_and_the_report_follow_the_sprt_the_match_ran() {
+    let dir = TempDir::new().unwrap();
+    builtin_match(dir.path(), "3", &["--sprt", "elo0=0,elo1=10"]);
+    let file = dir.path().join("out/results.jsonl");
+    let stats = run(&["arena", "stats", file.to_str().unwrap()]);
+    stats.assert_ok();
+    let sprt_line = stats
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("SPRT: elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized Elo)"))
+        .unwrap_or_else(|| panic!("{}", stats.stdout));
+    let llr = |text: &str| {
+        let at = text.find("LLR ").unwrap() + 4;
+        text[at..].split(' ').next().unwrap().to_string()
+    };
+    let recorded_llr = llr(sprt_line);
+    let report = |extra: &[&str]| {
+        let page = dir.path().join("report.html");
+        let mut args = vec!["arena", "report", file.to_str().unwrap(), "--html"];
+        args.push(page.to_str().unwrap());
+        args.extend_from_slice(extra);
+        run(&args).assert_ok();
+        fs::read_to_string(page).unwrap()
+    };
+    let page = report(&[]);
+    assert!(
+        page.contains(&format!(
+            "elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized Elo; as the match ran it): LLR {recorded_llr} "
+        )),
+        "{page}"
+    );
+    let given = report(&["--sprt", "elo0=0,elo1=20"]);
+    let at = given
+        .find("(normalized Elo; given to the report): ")
+        .unwrap();
+    assert_ne!(llr(&given[at..]), recorded_llr, "another SPRT, another LLR");
+}
+
+#[test]
+fn an_old_results_file_still_resumes_reports_and_sums_up() {
+    let dir = TempDir::new().unwrap();
+    builtin_match(dir.path(), "2", &["--sprt", "elo0=0,elo1=10"]);
+    let file = dir.path().join("out/results.jsonl");
+    // As an older ysai wrote it: no run, no record.
+    let old: String = results(&file)
+        .into_iter()
+        .map(|mut line| {
+            let fields = line.as_object_mut().unwrap();
+            fields.remove("run");
+            fields.remove("record");
+            format!("{line}\n")
+        })
+        .collect();
+    fs::write(&file, old).unwrap();
+    let stats = run(&["arena", "stats", file.to_str().unwrap()]);
+    stats.assert_ok();
+    assert!(stats.stdout.starts_with("Games: 2"), "{}", stats.stdout);
+    assert!(
+        !stats.stdout.contains("SPRT"),
+        "none recorded: {}",
+        stats.stdout
+    );
+    let page = dir.path().join("old.html");
+    let reported = run(&[
+        "arena",
+        "report",
+        file.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    reported.assert_ok();
+    assert!(
+        reported.stdout.contains("no replays found"),
+        "{}",
+        reported.stdout
+    );
+    let page = fs::read_to_string(page).unwrap();
+    assert!(
+        page.contains("Elo; the default, as the match ran none)"),
+        "{page}"
+    );
+    assert!(!page.contains("<a href"));
+    let resumed = builtin_match(dir.path(), "3", &[]);
+    assert!(
+        resumed
+            .stderr
+            .contains("2 game(s) already in the results file, 1 to play"),
+        "{}",
+        resumed.stderr
+    );
+    let lines = results(&file);
+    assert_eq!(lines.len(), 3);
+    assert!(lines[2]["record"].is_object() && lines[1].get("record").is_none());
 }
 
 #[test]
@@ -1256,7 +1523,8 @@ fn a_report_links_every_game_to_its_replay_page() {
         let replay_page = fs::read_to_string(dir.path().join("out").join(link)).unwrap();
         assert!(replay_page.contains("<title>ysai replay</title>"), "{link}");
     }
-    // Without replays there is a page all the same, with no links.
+    // Without the replays, each game's page is rebuilt from its results line.
+    fs::remove_dir_all(dir.path().join("replays")).unwrap();
     let bare = dir.path().join("out/bare.html");
     let reported = run(&[
         "arena",
@@ -1267,11 +1535,13 @@ fn a_report_links_every_game_to_its_replay_page() {
     ]);
     reported.assert_ok();
     assert!(
-        reported.stdout.contains("no replays found"),
+        reported.stdout.contains("(20 games; 20 replay pages in "),
         "{}",
         reported.stdout
     );
-    assert!(!fs::read_to_string(&bare).unwrap().contains("<a href"));
+    let rebuilt = fs::read_to_string(dir.path().join("out/bare-replays/game-000007.html")).unwrap();
+    let kept = fs::read_to_string(dir.path().join("out/match-replays/game-000007.html")).unwrap();
+    assert_eq!(rebuilt, kept);
 }
 
 #[test]

@@ -69,13 +69,14 @@ pub enum ArenaAction {
     Stats {
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
-        /// Also run this SPRT on the merged results: elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]
+        /// Run this SPRT on the merged results: elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]
+        /// (default: the one the match ran, if any)
         #[arg(long, value_name = "SPEC")]
         sprt: Option<Sprt>,
     },
-    /// Write a match's results as one self-contained HTML page: the verdict, Elo and LLR
-    /// game by game, game lengths, first big chains, thinking time, and a replay page per
-    /// game whose replay is found
+    /// Write a match's results as one self-contained HTML page: what was run, the verdict,
+    /// Elo and LLR game by game, how the games ended, game lengths, first big chains,
+    /// thinking time, and a replay page per game
     Report {
         #[arg(value_name = "RESULTS", required = true)]
         files: Vec<PathBuf>,
@@ -83,29 +84,46 @@ pub enum ArenaAction {
         /// (report.html: report-replays/game-000042.html)
         #[arg(long, value_name = "OUT")]
         html: PathBuf,
-        /// Where the replays are (default: `replays/` beside each results file)
+        /// Where the replays are (default: `replays/` beside each results file); a game
+        /// without one has its replay rebuilt from its results line
         #[arg(long, value_name = "DIR")]
         replays: Option<PathBuf>,
         /// The SPRT whose LLR the page follows: elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]
-        #[arg(long, value_name = "SPEC", default_value = super::report::DEFAULT_SPRT)]
-        sprt: Sprt,
+        /// (default: the one the match ran, else elo0=0,elo1=20)
+        #[arg(long, value_name = "SPEC")]
+        sprt: Option<Sprt>,
     },
-    /// Show a replay turn by turn, and check that it re-simulates exactly
-    Replay {
-        #[arg(value_name = "FILE")]
-        file: PathBuf,
-        /// Write the game to OUT as one self-contained HTML page that animates every chain,
-        /// instead of printing it
-        #[arg(long, value_name = "OUT", conflicts_with = "input_of")]
-        html: Option<PathBuf>,
-        /// Print the stdin player P (0 or 1) was sent, to replay its decisions with
-        /// `ysai -t T < FILE`; the clock lines are rebuilt from the recorded thinking times
-        #[arg(long, value_name = "P", value_parser = clap::value_parser!(u8).range(0..=1))]
-        input_of: Option<u8>,
-        /// The time control to rebuild those clock lines at (default: the replay's own)
-        #[arg(long, value_name = "TC", requires = "input_of")]
-        tc: Option<TimeControl>,
-    },
+    /// Show a replay turn by turn, and check that it re-simulates exactly; with --game, the
+    /// replay is rebuilt from a results file
+    Replay(ReplayArgs),
+}
+
+/// `ysai arena replay`.
+#[derive(Clone, Debug, PartialEq, Args)]
+pub struct ReplayArgs {
+    /// A replay (`--replays`), or with --game a results file (`--results`)
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Rebuild game K of the results file FILE from its moves, on its packs
+    #[arg(long, value_name = "K")]
+    pub game: Option<u64>,
+    /// With --game: read the pack files from DIR instead of the directory the match used
+    #[arg(long, value_name = "DIR", requires = "game")]
+    pub packs: Option<PathBuf>,
+    /// Write the replay to OUT as JSON (as `--replays` would have)
+    #[arg(long, value_name = "OUT", conflicts_with = "input_of")]
+    pub json: Option<PathBuf>,
+    /// Write the game to OUT as one self-contained HTML page that animates every chain,
+    /// instead of printing it
+    #[arg(long, value_name = "OUT", conflicts_with = "input_of")]
+    pub html: Option<PathBuf>,
+    /// Print the stdin player P (0 or 1) was sent, to replay its decisions with
+    /// `ysai -t T < FILE`; the clock lines are rebuilt from the recorded thinking times
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u8).range(0..=1))]
+    pub input_of: Option<u8>,
+    /// The time control to rebuild those clock lines at (default: the replay's own)
+    #[arg(long, value_name = "TC", requires = "input_of")]
+    pub tc: Option<TimeControl>,
 }
 
 /// Part K (1-based) of N of a match.

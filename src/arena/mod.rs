@@ -3,12 +3,14 @@
 //!
 //! The referee ([`referee`]) plays one game between two processes ([`process`]) on the
 //! project's simulator, with packs from [`packs`]; [`runner`] plays a match of many games and
-//! writes [`results`]; [`stats`] turns results into a verdict; [`replay`] records and shows
-//! games, and [`html`] turns a replay into a page that animates it. AIs are reached only
-//! through their stdin and stdout.
+//! writes [`results`], each line keeping its game's moves ([`compact`]) from which the
+//! replay is rebuilt; [`stats`] turns results into a verdict; [`replay`] records and shows
+//! games, [`html`] turns a replay into a page that animates it, and [`report`] a match into
+//! one page. AIs are reached only through their stdin and stdout.
 
 pub mod args;
 pub mod check;
+pub mod compact;
 pub mod html;
 pub mod packs;
 pub mod process;
@@ -23,7 +25,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub use args::{ArenaAction, ArenaArgs};
+pub use args::{ArenaAction, ArenaArgs, ReplayArgs};
 
 use packs::{PackSource, Signature};
 use referee::{ThinkingOrder, TimeControl};
@@ -54,17 +56,8 @@ pub fn main(args: &ArenaArgs) -> ExitCode {
             html,
             replays,
             sprt,
-        }) => report_command(files, html, replays.as_deref(), sprt),
-        Some(ArenaAction::Replay {
-            file,
-            html,
-            input_of,
-            tc,
-        }) => match (html, input_of) {
-            (Some(out), _) => html_command(file, out),
-            (None, Some(player)) => input_command(file, usize::from(*player), *tc),
-            (None, None) => replay_command(file),
-        },
+        }) => report_command(files, html, replays.as_deref(), sprt.as_ref()),
+        Some(ArenaAction::Replay(replay)) => replay_command(replay),
         None => match &args.check {
             Some(command) => check::run(command, args),
             None => match_command(args),
@@ -244,7 +237,8 @@ fn note_reused_pack_files(config: &MatchConfig) {
 
 fn stats_command(files: &[PathBuf], sprt: Option<&stats::Sprt>) -> Result<ExitCode, String> {
     let merged = load_merged(files)?;
-    emit(&runner::verdict(&merged.wdl, sprt));
+    let sprt = verdict_sprt(sprt, &merged.games)?.map(|(sprt, _)| sprt);
+    emit(&runner::verdict(&merged.wdl, sprt.as_ref()));
     emit(&reasons_summary(&merged.games));
     emit(&players_summary(&merged.games));
     emit(&big_chains_summary(&merged.games));
@@ -252,15 +246,42 @@ fn stats_command(files: &[PathBuf], sprt: Option<&stats::Sprt>) -> Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
+/// The SPRT a verdict on `games` follows: the one given, else the one the games were played
+/// under (the last, with a note, if they were played under several); `None` if neither.
+fn verdict_sprt(
+    given: Option<&stats::Sprt>,
+    games: &[results::GameLine],
+) -> Result<Option<(stats::Sprt, report::SprtSource)>, String> {
+    if let Some(sprt) = given {
+        return Ok(Some((*sprt, report::SprtSource::Given)));
+    }
+    let recorded = results::recorded_sprts(games).map_err(|e| e.to_string())?;
+    if recorded.len() > 1 {
+        let specs: Vec<String> = recorded.iter().map(|s| s.to_string()).collect();
+        eprintln!(
+            "note: the games were played under {} SPRTs ({}); the last is followed",
+            specs.len(),
+            specs.join("; ")
+        );
+    }
+    Ok(recorded
+        .last()
+        .map(|sprt| (*sprt, report::SprtSource::Recorded)))
+}
+
 /// `ysai arena report RESULTS... --html OUT`: the page, and a replay page for each game
-/// whose replay is found.
+/// whose replay is found or can be rebuilt from its results line.
 fn report_command(
     files: &[PathBuf],
     out: &Path,
     replays: Option<&Path>,
-    sprt: &stats::Sprt,
+    sprt: Option<&stats::Sprt>,
 ) -> Result<ExitCode, String> {
     let merged = load_merged(files)?;
+    let sprt = match verdict_sprt(sprt, &merged.games)? {
+        Some(chosen) => chosen,
+        None => (report::DEFAULT_SPRT.parse()?, report::SprtSource::Default),
+    };
     let dirs: Vec<PathBuf> = match replays {
         Some(dir) => vec![dir.to_path_buf()],
         None => files
@@ -272,14 +293,14 @@ fn report_command(
     let mut games = Vec::with_capacity(merged.games.len());
     let mut pages = 0;
     for line in merged.games {
-        let replay_page = write_replay_page(&dirs, &pages_dir, line.game)?;
+        let replay_page = write_replay_page(&dirs, &pages_dir, &line)?;
         pages += usize::from(replay_page.is_some());
         games.push(report::ReportGame { line, replay_page });
     }
-    html::write_page(out, &report::page(&games, sprt))?;
+    html::write_page(out, &report::page(&games, &sprt.0, sprt.1))?;
     let linked = if pages == 0 {
         format!(
-            "no replays found (looked in {})",
+            "no replays found (looked in {}) and no game keeps its moves",
             dirs.iter()
                 .map(|d| d.display().to_string())
                 .collect::<Vec<_>>()
@@ -304,22 +325,25 @@ fn replay_pages_dir(report: &Path) -> PathBuf {
     report.with_file_name(format!("{stem}-replays"))
 }
 
-/// Makes the replay page of game `game` from the first of `dirs` that holds its replay, and
-/// returns its address relative to the report; `None` (with a note if the replay cannot be
-/// shown) when there is no page.
+/// Makes the replay page of `line`'s game from the first of `dirs` that holds its replay,
+/// else from its results line, and returns its address relative to the report; `None`
+/// (with a note if the game cannot be shown) when there is no page.
 fn write_replay_page(
     dirs: &[PathBuf],
     pages_dir: &Path,
-    game: u64,
+    line: &results::GameLine,
 ) -> Result<Option<String>, String> {
-    let Some(file) = dirs
+    let game = line.game;
+    let file = dirs
         .iter()
         .map(|dir| runner::game_file(dir, game, "json"))
-        .find(|f| f.is_file())
-    else {
-        return Ok(None);
+        .find(|f| f.is_file());
+    let replay = match file {
+        Some(file) => replay::Replay::load(&file),
+        None if line.record.is_some() => compact::rebuild(line, None),
+        None => return Ok(None),
     };
-    let page = match replay::Replay::load(&file).and_then(|r| html::page(&r)) {
+    let page = match replay.and_then(|r| html::page(&r)) {
         Ok(page) => page,
         Err(e) => {
             eprintln!("note: game {game} has no replay page: {e}");
@@ -485,53 +509,96 @@ fn first_chains_compared(games: &[results::GameLine]) -> String {
     )
 }
 
-fn replay_command(file: &Path) -> Result<ExitCode, String> {
-    let replay = replay::Replay::load(file)?;
-    emit(&replay::render(&replay));
-    match replay::resimulate(&replay) {
+/// `ysai arena replay FILE [--game K] ...`: shows, checks or writes out a game.
+fn replay_command(args: &ReplayArgs) -> Result<ExitCode, String> {
+    let replay = load_replay(args)?;
+    let label = match args.game {
+        Some(game) => format!("{} game {game}", args.file.display()),
+        None => args.file.display().to_string(),
+    };
+    if let Some(player) = args.input_of {
+        return input_command(&replay, &label, usize::from(player), args.tc);
+    }
+    if args.json.is_none() && args.html.is_none() {
+        return show_command(&replay, &label);
+    }
+    if let Some(out) = &args.json {
+        replay.save(out)?;
+        emit(&format!("wrote {}\n", out.display()));
+    }
+    if let Some(out) = &args.html {
+        html_command(&replay, &label, out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The replay FILE holds or, with --game, the one rebuilt from that game's results line.
+fn load_replay(args: &ReplayArgs) -> Result<replay::Replay, String> {
+    let file = &args.file;
+    let Some(game) = args.game else {
+        return replay::Replay::load(file).map_err(|e| match results::load(file) {
+            Ok(loaded) if !loaded.games.is_empty() => format!(
+                "{} is a results file: name the game with --game K (it holds {} games)",
+                file.display(),
+                loaded.games.len()
+            ),
+            _ => e,
+        });
+    };
+    let loaded = results::load(file).map_err(|e| e.to_string())?;
+    let line = loaded
+        .games
+        .iter()
+        .find(|g| g.game == game)
+        .ok_or_else(|| format!("{}: no game {game} in it", file.display()))?;
+    compact::rebuild(line, args.packs.as_deref()).map_err(|e| format!("{}: {e}", file.display()))
+}
+
+/// The game turn by turn, then the check that it re-simulates.
+fn show_command(replay: &replay::Replay, label: &str) -> Result<ExitCode, String> {
+    emit(&replay::render(replay));
+    match replay::resimulate(replay) {
         Ok(()) => {
             emit("replay checked: every recorded position re-simulates exactly\n");
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => Err(format!(
-            "{}: the replay does not re-simulate: {e}",
-            file.display()
-        )),
+        Err(e) => Err(format!("{label}: the replay does not re-simulate: {e}")),
     }
 }
 
-/// `ysai arena replay FILE --input-of P [--tc TC]`: the player's stdin, on stdout.
-fn input_command(file: &Path, player: usize, tc: Option<TimeControl>) -> Result<ExitCode, String> {
-    let replay = replay::Replay::load(file)?;
+/// `--input-of P [--tc TC]`: the player's stdin, on stdout.
+fn input_command(
+    replay: &replay::Replay,
+    label: &str,
+    player: usize,
+    tc: Option<TimeControl>,
+) -> Result<ExitCode, String> {
     let recorded = replay
         .tc
         .as_deref()
         .map(|text| {
             text.parse::<TimeControl>()
-                .map_err(|e| format!("{}: its time control: {e}", file.display()))
+                .map_err(|e| format!("{label}: its time control: {e}"))
         })
         .transpose()?;
     let tc = tc.or(recorded).ok_or_else(|| {
         format!(
-            "{}: the replay does not record its time control; give it with --tc (e.g. 180000+20000)",
-            file.display()
+            "{label}: the replay does not record its time control; give it with --tc (e.g. 180000+20000)"
         )
     })?;
-    let input =
-        replay::input_of(&replay, player, tc).map_err(|e| format!("{}: {e}", file.display()))?;
+    let input = replay::input_of(replay, player, tc).map_err(|e| format!("{label}: {e}"))?;
     emit(&input);
     Ok(ExitCode::SUCCESS)
 }
 
-/// `ysai arena replay FILE --html OUT`: the page only; it re-simulates the game itself.
-fn html_command(file: &Path, out: &Path) -> Result<ExitCode, String> {
-    let replay = replay::Replay::load(file)?;
-    let page = html::page(&replay)
-        .map_err(|e| format!("{}: the replay cannot be shown: {e}", file.display()))?;
+/// `--html OUT`: the page; making it re-simulates the game.
+fn html_command(replay: &replay::Replay, label: &str, out: &Path) -> Result<(), String> {
+    let page =
+        html::page(replay).map_err(|e| format!("{label}: the replay cannot be shown: {e}"))?;
     html::write_page(out, &page)?;
     let turns = replay.turns.len();
     emit(&format!("wrote {} ({turns} turns)\n", out.display()));
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -566,6 +633,8 @@ mod tests {
             }),
             think_ms: [0.0; 2],
             max_think_ms: [0.0; 2],
+            run: None,
+            record: None,
         }
     }
 

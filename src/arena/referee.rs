@@ -10,7 +10,9 @@ use super::process::{AiProcess, Output, Wait};
 use crate::protocol::{format_game_start, format_turn, PlayerView, TurnInput};
 use crate::sim::action::DROP_COLUMNS;
 use crate::sim::game::SKILL_COST;
-use crate::sim::{play_turn, Action, Pack, PlayerState, PreparedPack, Shift, PACKS_PER_GAME};
+use crate::sim::{
+    play_turn, Action, Pack, PlayerState, PreparedPack, Shift, TurnOutcome, PACKS_PER_GAME,
+};
 
 /// Characters the official client forbade in a name.
 const FORBIDDEN_NAME_CHARS: &str = "\\/:*?\"<>|";
@@ -260,6 +262,72 @@ pub struct GameRecord {
     pub stderr_tails: [String; 2],
 }
 
+impl GameRecord {
+    /// A game not yet begun: no names, no turns, a draw by score on turn 0.
+    pub fn new() -> Self {
+        GameRecord {
+            names: [None, None],
+            result: GameResult {
+                winner: None,
+                reason: Reason::Score,
+                turn: 0,
+                losers: [None, None],
+            },
+            turns: Vec::new(),
+            transcripts: [String::new(), String::new()],
+            violations: Vec::new(),
+            think_ms: [0.0; 2],
+            max_think_ms: [0.0; 2],
+            max_chains: [0; 2],
+            first_big_chains: [None; 2],
+            scores: [0; 2],
+            stderr_tails: [String::new(), String::new()],
+        }
+    }
+
+    /// Plays `turn` on `states` with each player's move (`None`: it sent no valid command
+    /// and places nothing) and records it: the turn, the chains and the scores. The referee
+    /// and a game rebuilt from its results line both play turns here, so that they agree.
+    pub fn play_turn(
+        &mut self,
+        states: &mut [PlayerState; 2],
+        pack: &PreparedPack,
+        turn: u32,
+        moves: [Option<Action>; 2],
+        think_ms: [Option<f64>; 2],
+    ) -> [TurnOutcome; 2] {
+        let nothing = Action::Drop {
+            x: DROP_COLUMNS,
+            rot: 0,
+        };
+        let outcomes = play_turn::<Shift>(states, pack, moves.map(|m| m.unwrap_or(nothing)));
+        for player in 0..2 {
+            let chains = outcomes[player].result.chains;
+            self.max_chains[player] = self.max_chains[player].max(chains);
+            let first = &mut self.first_big_chains[player];
+            if chains >= BIG_CHAIN && first.is_none() {
+                *first = Some(BigChain { turn, chains });
+            }
+        }
+        self.turns.push(TurnRecord {
+            turn,
+            moves: moves.map(|m| m.map(|a| a.to_string())),
+            think_ms,
+            chains: outcomes.map(|o| o.result.chains),
+            state: states.each_ref().map(StateRecord::of),
+            turn_lines: [None, None],
+        });
+        self.scores = states.each_ref().map(|s| s.score);
+        outcomes
+    }
+}
+
+impl Default for GameRecord {
+    fn default() -> Self {
+        GameRecord::new()
+    }
+}
+
 /// Why a game has no result.
 #[derive(Debug)]
 pub enum GameError {
@@ -338,24 +406,7 @@ impl<'a> Game<'a> {
             packs: setup.packs.iter().map(|&p| PreparedPack::new(p)).collect(),
             states: [PlayerState::default(); 2],
             used: [Duration::ZERO; 2],
-            record: GameRecord {
-                names: [None, None],
-                result: GameResult {
-                    winner: None,
-                    reason: Reason::Score,
-                    turn: 0,
-                    losers: [None, None],
-                },
-                turns: Vec::new(),
-                transcripts: [String::new(), String::new()],
-                violations: Vec::new(),
-                think_ms: [0.0; 2],
-                max_think_ms: [0.0; 2],
-                max_chains: [0; 2],
-                first_big_chains: [None; 2],
-                scores: [0; 2],
-                stderr_tails: [String::new(), String::new()],
-            },
+            record: GameRecord::new(),
             cancelled,
         };
         for player in 0..2 {
@@ -405,7 +456,7 @@ impl<'a> Game<'a> {
     }
 
     fn check_name(&mut self, player: usize, text: String) -> Option<Reason> {
-        let name = text.trim_end_matches('\r');
+        let name = name_of(&text);
         if name.len() != text.len() {
             self.violation(player, None, "name line ends with \\r");
         }
@@ -616,16 +667,19 @@ impl<'a> Game<'a> {
 
     /// Plays the turn with both answers; the result if the game ended.
     fn apply(&mut self, turn: u32, answers: [Answer; 2]) -> Option<GameResult> {
-        // A faulted player loses; its place in the turn is an action that does nothing.
-        let nothing = Action::Drop {
-            x: DROP_COLUMNS,
-            rot: 0,
-        };
-        let actions = answers.each_ref().map(|a| match a {
-            Answer::Action { action, .. } => *action,
-            Answer::Fault { .. } => nothing,
+        // A faulted player loses; it places nothing this turn.
+        let moves = answers.each_ref().map(|a| match a {
+            Answer::Action { action, .. } => Some(*action),
+            Answer::Fault { .. } => None,
         });
-        let outcomes = play_turn::<Shift>(&mut self.states, &self.packs[turn as usize], actions);
+        let think_ms = answers.each_ref().map(|a| match a {
+            Answer::Action { think_ms, .. } => Some(*think_ms),
+            Answer::Fault { think_ms, .. } => *think_ms,
+        });
+        let pack = &self.packs[turn as usize];
+        let outcomes = self
+            .record
+            .play_turn(&mut self.states, pack, turn, moves, think_ms);
         let mut losers = [None, None];
         for player in 0..2 {
             losers[player] = match &answers[player] {
@@ -633,24 +687,7 @@ impl<'a> Game<'a> {
                 Answer::Action { .. } if outcomes[player].result.dead => Some(Reason::Dead),
                 Answer::Action { .. } => None,
             };
-            let chains = outcomes[player].result.chains;
-            self.record.max_chains[player] = self.record.max_chains[player].max(chains);
-            let first = &mut self.record.first_big_chains[player];
-            if chains >= BIG_CHAIN && first.is_none() {
-                *first = Some(BigChain { turn, chains });
-            }
         }
-        self.record.turns.push(TurnRecord {
-            turn,
-            moves: actions.map(|a| a.in_range().then(|| a.to_string())),
-            think_ms: answers.each_ref().map(|a| match a {
-                Answer::Action { think_ms, .. } => Some(*think_ms),
-                Answer::Fault { think_ms, .. } => *think_ms,
-            }),
-            chains: outcomes.map(|o| o.result.chains),
-            state: self.states.each_ref().map(StateRecord::of),
-            turn_lines: [None, None],
-        });
         self.decide(losers, turn)
     }
 
@@ -697,7 +734,6 @@ impl<'a> Game<'a> {
                 turn.turn_lines[player] = lines.remove(&turn.turn);
             }
         }
-        self.record.scores = self.states.map(|s| s.score);
         self.record
     }
 }
@@ -711,9 +747,39 @@ fn win(winner: usize, reason: Reason, turn: u32, losers: [Option<Reason>; 2]) ->
     }
 }
 
+/// The name a name line gives (a `\r` before its newline is not part of it).
+fn name_of(line: &str) -> &str {
+    line.trim_end_matches('\r')
+}
+
+/// The name line `command` gives when started, without playing a game: the build a player
+/// is, asked before a match is resumed. `None` if it gives none within the name wait of
+/// `tc`.
+pub fn name_line(command: &str, tc: TimeControl, cancelled: &dyn Fn() -> bool) -> Option<String> {
+    let mut ai = AiProcess::spawn(command, None).ok()?;
+    let deadline = Instant::now() + tc.name_wait();
+    let name = match ai.next_output(Some(deadline), cancelled) {
+        Ok(Output::Line { text, .. }) => Some(name_of(&text).to_string()),
+        _ => None,
+    };
+    ai.kill();
+    name
+}
+
 /// A duration in milliseconds, rounded to the microsecond.
 fn millis(duration: Duration) -> f64 {
-    duration.as_micros() as f64 / 1000.0
+    millis_of_micros(duration.as_micros() as u64)
+}
+
+/// Microseconds as the milliseconds records keep (the one conversion, so that a time read
+/// back from microseconds is the very number recorded).
+pub fn millis_of_micros(micros: u64) -> f64 {
+    micros as f64 / 1000.0
+}
+
+/// The microseconds a recorded number of milliseconds stands for.
+pub fn micros_of_millis(ms: f64) -> u64 {
+    (ms * 1000.0).round() as u64
 }
 
 /// `x r` (two integers) or `S`; a drop's range is not checked here.

@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::referee::{parse_command, GameRecord, GameResult, StateRecord, TimeControl, TurnRecord};
+use super::referee::{
+    micros_of_millis, parse_command, GameRecord, GameResult, StateRecord, TimeControl, TurnRecord,
+};
 use super::shown_name;
 use crate::protocol::{format_game_start, format_turn, PlayerView, TurnInput, FIELD_HEIGHT};
 use crate::render::{rows_picture, side_by_side};
@@ -122,7 +124,7 @@ pub fn input_of(replay: &Replay, player: usize, tc: TimeControl) -> Result<Strin
         }));
         for (used, think) in used.iter_mut().zip(turn.think_ms) {
             *used += think.map_or(Duration::ZERO, |ms| {
-                Duration::from_micros((ms * 1000.0).round() as u64)
+                Duration::from_micros(micros_of_millis(ms))
             });
         }
         before = turn.state.clone();

@@ -1,13 +1,15 @@
-//! `ysai arena report`: a match on one self-contained page. The verdict; how Elo and the
+//! `ysai arena report`: a match on one self-contained page. What was run (time control,
+//! SPRT, builds, host); the verdict; how the games ended; how Elo and the
 //! SPRT's log-likelihood ratio moved game by game; how long the games lasted; on which turn
 //! each side fired its first big chain; how long each side thought; and every game, linked
 //! to its replay page where the replay was found. The charts are inline SVG drawn here, so
 //! the page needs no script and no network.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use super::referee::BIG_CHAIN;
-use super::results::GameLine;
+use super::referee::{Reason, BIG_CHAIN};
+use super::results::{GameLine, RunInfo};
 use super::runner::{number, verdict};
 use super::stats::{Elo, Sprt, Wdl};
 
@@ -26,6 +28,43 @@ const PAD_BOTTOM: f64 = 26.0;
 /// several hundred or infinite Elo that would flatten the rest of the curve.
 const ELO_SHOWN: f64 = 400.0;
 
+/// Where the SPRT a report follows comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtSource {
+    /// The match ran it (`--sprt` when it was played).
+    Recorded,
+    /// Given to the report (`--sprt`).
+    Given,
+    /// [`DEFAULT_SPRT`]: the match ran none.
+    Default,
+}
+
+impl SprtSource {
+    fn describe(self) -> &'static str {
+        match self {
+            SprtSource::Recorded => "as the match ran it",
+            SprtSource::Given => "given to the report",
+            SprtSource::Default => "the default, as the match ran none",
+        }
+    }
+}
+
+/// How a player can lose, as the report counts it, and the reasons each way covers.
+const LOSS_KINDS: [(&str, &[Reason]); 4] = [
+    ("dead", &[Reason::Dead]),
+    ("time losses", &[Reason::Timeout]),
+    ("crashes", &[Reason::Crash, Reason::NoName]),
+    (
+        "illegal moves",
+        &[
+            Reason::BadOutput,
+            Reason::IllegalMove,
+            Reason::IllegalSkill,
+            Reason::BadName,
+        ],
+    ),
+];
+
 /// A game as the report lists it: its results line, and the replay page it links to.
 pub struct ReportGame {
     pub line: GameLine,
@@ -33,8 +72,8 @@ pub struct ReportGame {
     pub replay_page: Option<String>,
 }
 
-/// The report page of `games` (in any order; shown in game order).
-pub fn page(games: &[ReportGame], sprt: &Sprt) -> String {
+/// The report page of `games` (in any order; shown in game order), following `sprt`.
+pub fn page(games: &[ReportGame], sprt: &Sprt, source: SprtSource) -> String {
     let mut games: Vec<&ReportGame> = games.iter().collect();
     games.sort_by_key(|g| g.line.game);
     let lines: Vec<&GameLine> = games.iter().map(|g| &g.line).collect();
@@ -48,6 +87,8 @@ pub fn page(games: &[ReportGame], sprt: &Sprt) -> String {
     );
     body.push_str(&match_ids(&lines));
     body.push_str(&verdict_block(&lines, sprt));
+    body.push_str(&run_table(&lines, sprt, source));
+    body.push_str(&endings_table(&lines, &names));
     body.push_str("<div class=\"charts\">");
     body.push_str(&elo_chart(&lines));
     body.push_str(&llr_chart(&lines, sprt));
@@ -79,7 +120,7 @@ pre { background: #272a31; border-radius: 6px; padding: 8px 10px; margin: 0 0 10
 .chart { background: #272a31; border-radius: 6px; padding: 8px; }
 .chart svg text { fill: #aaa; font: 10px sans-serif; }
 .legend { font-size: 12px; color: #bbb; }
-table { border-collapse: collapse; margin-top: 12px; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; margin: 0 0 12px; font-variant-numeric: tabular-nums; }
 th, td { padding: 2px 10px; text-align: right; border-bottom: 1px solid #333; }
 th { color: #bbb; font-weight: 600; }
 td.left, th.left { text-align: left; }
@@ -134,6 +175,110 @@ fn verdict_block(games: &[&GameLine], sprt: &Sprt) -> String {
         escape(&headline),
         escape(&verdict(&wdl, Some(sprt)))
     )
+}
+
+/// What was run: the time control, the SPRT followed and where it comes from, when the
+/// match started, on which CPU, and each player's build (its name line). A value the games
+/// do not record is shown as such.
+fn run_table(games: &[&GameLine], sprt: &Sprt, source: SprtSource) -> String {
+    let runs: Vec<&RunInfo> = games.iter().filter_map(|g| g.run.as_ref()).collect();
+    let llr = sprt.llr(&wdl_of(games));
+    let sprt_text = format!(
+        "elo0={} elo1={} alpha={} beta={} ({} Elo; {}): LLR {llr:.2} in ({:.2}, {:.2}), {}",
+        sprt.elo0,
+        sprt.elo1,
+        sprt.alpha,
+        sprt.beta,
+        sprt.model.name(),
+        source.describe(),
+        sprt.lower_bound(),
+        sprt.upper_bound(),
+        sprt.verdict(llr)
+    );
+    let starts: BTreeSet<&str> = runs.iter().map(|r| r.started.as_str()).collect();
+    let started = match starts.first() {
+        None => "not recorded".to_string(),
+        Some(first) if starts.len() > 1 => format!("{first} ({} runs)", starts.len()),
+        Some(first) => first.to_string(),
+    };
+    let builds = [0, 1].map(|p| {
+        let builds = distinct(games.iter().filter_map(|g| g.names[p].clone()));
+        if runs.is_empty() {
+            return builds;
+        }
+        let commands = distinct(runs.iter().map(|r| r.commands[p].clone()));
+        format!("{builds}, run as {commands}")
+    });
+    let rows = [
+        ("time control", distinct(runs.iter().map(|r| r.tc.clone()))),
+        ("SPRT", sprt_text),
+        ("started (UTC)", started),
+        ("host CPU", distinct(runs.iter().map(|r| r.cpu.clone()))),
+        ("p0 build", builds[0].clone()),
+        ("p1 build", builds[1].clone()),
+    ];
+    let mut out = String::from("<table id=\"run\">");
+    for (what, value) in rows {
+        let _ = write!(
+            out,
+            "<tr><th class=\"left\">{what}</th><td class=\"left\">{}</td></tr>",
+            escape(&value)
+        );
+    }
+    out.push_str("</table>");
+    out
+}
+
+/// The values, each once in the order they come, as one text; `not recorded` if none.
+fn distinct(values: impl Iterator<Item = String>) -> String {
+    let mut seen: Vec<String> = Vec::new();
+    for value in values {
+        if !seen.contains(&value) {
+            seen.push(value);
+        }
+    }
+    if seen.is_empty() {
+        "not recorded".to_string()
+    } else {
+        seen.join("; ")
+    }
+}
+
+/// How often each player lost each way (a player can fail in a game it still wins on
+/// score, when both fail on the same turn).
+fn loss_counts(games: &[&GameLine]) -> [[u64; LOSS_KINDS.len()]; 2] {
+    let mut counts = [[0; LOSS_KINDS.len()]; 2];
+    for game in games {
+        for (player, loss) in game.losers.iter().enumerate() {
+            let kind = loss.and_then(|r| LOSS_KINDS.iter().position(|(_, rs)| rs.contains(&r)));
+            if let Some(kind) = kind {
+                counts[player][kind] += 1;
+            }
+        }
+    }
+    counts
+}
+
+fn endings_table(games: &[&GameLine], names: &[String; 2]) -> String {
+    let counts = loss_counts(games);
+    let mut out = String::from("<table id=\"endings\"><thead><tr><th class=\"left\">lost by</th>");
+    for (kind, _) in LOSS_KINDS {
+        let _ = write!(out, "<th>{kind}</th>");
+    }
+    out.push_str("</tr></thead><tbody>");
+    for player in 0..2 {
+        let _ = write!(
+            out,
+            "<tr><td class=\"left\"><span class=\"p{player}\">p{player} {}</span></td>",
+            escape(&names[player])
+        );
+        for count in counts[player] {
+            let _ = write!(out, "<td>{count}</td>");
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table>");
+    out
 }
 
 fn wdl_of(games: &[&GameLine]) -> Wdl {
@@ -554,6 +699,8 @@ mod tests {
                 ]),
                 think_ms: [2500.0, 10.0],
                 max_think_ms: [300.0, 1.0],
+                run: None,
+                record: None,
             },
             replay_page: index
                 .is_multiple_of(2)
@@ -568,7 +715,7 @@ mod tests {
     #[test]
     fn the_page_is_self_contained_and_escapes_what_players_wrote() {
         let games = [game(1, Some(0), 40), game(0, Some(1), 60)];
-        let page = page(&games, &sprt());
+        let page = page(&games, &sprt(), SprtSource::Default);
         for external in ["http://", "https://", "src=", "url(", "@import", "<script"] {
             assert!(!page.contains(external), "the page refers to `{external}`");
         }
@@ -579,7 +726,7 @@ mod tests {
     #[test]
     fn every_game_has_a_row_in_game_order_and_a_link_where_it_has_a_page() {
         let games: Vec<ReportGame> = [3, 0, 2, 1].map(|i| game(i, Some(0), 50)).into();
-        let page = page(&games, &sprt());
+        let page = page(&games, &sprt(), SprtSource::Default);
         let rows: Vec<&str> = page.split("<tr><td>").skip(1).collect();
         let numbers: Vec<&str> = rows.iter().map(|r| &r[..r.find('<').unwrap()]).collect();
         assert_eq!(numbers, ["0", "1", "2", "3"]);
@@ -601,7 +748,7 @@ mod tests {
             game(2, None, 40),
             game(3, Some(1), 40),
         ];
-        let page = page(&games, &sprt());
+        let page = page(&games, &sprt(), SprtSource::Default);
         let wdl = Wdl {
             wins: 2,
             draws: 1,
@@ -641,8 +788,111 @@ mod tests {
 
     #[test]
     fn a_page_without_games_says_so() {
-        let page = page(&[], &sprt());
+        let page = page(&[], &sprt(), SprtSource::Default);
         assert!(page.contains("<div id=\"verdict\">no games</div>"));
         assert!(!page.contains("NaN"));
+    }
+
+    /// `game(index, ...)` played in a run started at `started`, under `sprt`.
+    fn in_run(
+        index: u64,
+        started: &str,
+        sprt: Option<&str>,
+        losers: [Option<Reason>; 2],
+    ) -> ReportGame {
+        let mut game = game(index, Some(0), 40);
+        game.line.losers = losers;
+        game.line.names = [Some("ysai-1".into()), Some(format!("old-{}", index % 2))];
+        game.line.run = Some(RunInfo {
+            started: started.into(),
+            cpu: "AMD EPYC 7B13".into(),
+            tc: "4000+500".into(),
+            sprt: sprt.map(str::to_string),
+            commands: ["greedy".into(), "./old".into()],
+            packs: crate::arena::packs::PackOrigin::Files { dir: "p".into() },
+        });
+        game
+    }
+
+    /// The value of the run table's row `what`.
+    fn run_row<'a>(page: &'a str, what: &str) -> &'a str {
+        let head = format!("<th class=\"left\">{what}</th><td class=\"left\">");
+        let at = page.find(&head).unwrap_or_else(|| panic!("no row {what}")) + head.len();
+        &page[at..at + page[at..].find("</td>").unwrap()]
+    }
+
+    #[test]
+    fn the_page_shows_what_was_run() {
+        let spec = "elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized";
+        let games = [
+            in_run(
+                0,
+                "2025-03-02T10:00:00Z",
+                Some(spec),
+                [None, Some(Reason::Dead)],
+            ),
+            in_run(
+                1,
+                "2025-03-01T09:00:00Z",
+                Some(spec),
+                [None, Some(Reason::Dead)],
+            ),
+        ];
+        let sprt: Sprt = spec.parse().unwrap();
+        let page = page(&games, &sprt, SprtSource::Recorded);
+        assert_eq!(run_row(&page, "time control"), "4000+500");
+        assert_eq!(
+            run_row(&page, "started (UTC)"),
+            "2025-03-01T09:00:00Z (2 runs)"
+        );
+        assert_eq!(run_row(&page, "host CPU"), "AMD EPYC 7B13");
+        assert_eq!(run_row(&page, "p0 build"), "ysai-1, run as greedy");
+        // Two builds of one player show both.
+        assert_eq!(run_row(&page, "p1 build"), "old-0; old-1, run as ./old");
+        let llr = sprt.llr(&Wdl {
+            wins: 2,
+            draws: 0,
+            losses: 0,
+        });
+        assert_eq!(
+            run_row(&page, "SPRT"),
+            format!(
+                "elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized Elo; as the match ran it): LLR {llr:.2} in (-2.94, 2.94), continue"
+            )
+        );
+        // Games from before runs were recorded say so.
+        let old = page_of_old_games();
+        assert_eq!(run_row(&old, "time control"), "not recorded");
+        assert_eq!(run_row(&old, "started (UTC)"), "not recorded");
+        assert_eq!(run_row(&old, "p0 build"), "ysai");
+        assert!(
+            run_row(&old, "SPRT").contains("(normalized Elo; the default, as the match ran none)")
+        );
+    }
+
+    fn page_of_old_games() -> String {
+        page(&[game(0, Some(1), 30)], &sprt(), SprtSource::Default)
+    }
+
+    #[test]
+    fn endings_count_each_way_each_side_lost() {
+        let games = [
+            in_run(0, "t", None, [Some(Reason::Timeout), None]),
+            in_run(1, "t", None, [Some(Reason::Crash), None]),
+            in_run(2, "t", None, [Some(Reason::NoName), Some(Reason::BadName)]),
+            in_run(3, "t", None, [None, Some(Reason::IllegalSkill)]),
+            in_run(4, "t", None, [Some(Reason::Dead), Some(Reason::Dead)]),
+            in_run(5, "t", None, [None, None]),
+        ];
+        let lines: Vec<&GameLine> = games.iter().map(|g| &g.line).collect();
+        // Dead, time losses, crashes, illegal moves.
+        assert_eq!(loss_counts(&lines), [[1, 1, 2, 0], [1, 0, 0, 2]]);
+        let page = page(&games, &sprt(), SprtSource::Default);
+        assert!(
+            page.contains(
+                "x&lt;script&gt;&amp;</span></td><td>1</td><td>0</td><td>0</td><td>2</td></tr>"
+            ),
+            "{page}"
+        );
     }
 }

@@ -1,16 +1,21 @@
 //! The results file: one JSON object per game (JSON Lines), appended as games finish, read
 //! back to resume an interrupted match and to merge matches played on several machines.
+//! Each line also says what was run (the time control, the SPRT, when, on which CPU) and
+//! keeps the game's moves, so that its replay can be rebuilt.
 
 use std::collections::BTreeSet;
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+use super::compact::CompactRecord;
+use super::packs::PackOrigin;
 use super::referee::{BigChain, Reason};
-use super::stats::Wdl;
+use super::stats::{Sprt, Wdl};
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,6 +50,14 @@ pub struct GameLine {
     pub think_ms: [f64; 2],
     /// Longest single answer of each player.
     pub max_think_ms: [f64; 2],
+    /// What the run that played the game ran (absent from files written before it was
+    /// recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<RunInfo>,
+    /// The game's moves, thinking times and turn lines, from which its replay is rebuilt
+    /// (absent from files written before they were kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<CompactRecord>,
 }
 
 impl GameLine {
@@ -52,6 +65,134 @@ impl GameLine {
     pub fn p0_won(&self) -> Option<bool> {
         self.winner.map(|w| w == 0)
     }
+}
+
+/// What one run of `ysai arena` ran: the same in every line it writes. A resumed match has a
+/// run per resumption; together with each game's name lines (`names`, the builds), it says
+/// what every game was played with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// When the run started, in UTC (`2025-01-31T09:05:00Z`).
+    pub started: String,
+    /// The host's CPU (`model name` in /proc/cpuinfo), or `unknown`.
+    pub cpu: String,
+    /// The time control the referee enforced, as `--tc` takes it.
+    pub tc: String,
+    /// The SPRT the run stopped by, as `--sprt` takes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<String>,
+    /// The players' commands as given (`--p0`, `--p1`).
+    pub commands: [String; 2],
+    /// Where the packs came from.
+    pub packs: PackOrigin,
+}
+
+impl RunInfo {
+    /// A run starting now on this host.
+    pub fn now(tc: String, sprt: Option<&Sprt>, commands: [String; 2], packs: PackOrigin) -> Self {
+        let seconds = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        RunInfo {
+            started: utc_timestamp(seconds),
+            cpu: cpu_model(&cpuinfo).unwrap_or_else(|| "unknown".to_string()),
+            tc,
+            sprt: sprt.map(Sprt::to_string),
+            commands,
+            packs,
+        }
+    }
+}
+
+/// `seconds` after the Unix epoch as an RFC 3339 UTC time (civil from days, H. Hinnant).
+fn utc_timestamp(seconds: u64) -> String {
+    let days = (seconds / 86_400) as i64;
+    let second_of_day = seconds % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    let month = if shifted_month < 10 {
+        shifted_month + 3
+    } else {
+        shifted_month - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        second_of_day / 3600,
+        second_of_day / 60 % 60,
+        second_of_day % 60
+    )
+}
+
+/// The first `model name` of a /proc/cpuinfo text.
+fn cpu_model(cpuinfo: &str) -> Option<String> {
+    cpuinfo.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        (key.trim() == "model name" && !value.trim().is_empty()).then(|| value.trim().to_string())
+    })
+}
+
+/// The build each player is, as its name line says: what a match must not mix. Fed the
+/// name lines of every game (and of a player asked before a resumed match plays), it refuses
+/// the first that differs from what it has seen.
+#[derive(Clone, Debug, Default)]
+pub struct Builds {
+    seen: [Option<String>; 2],
+}
+
+impl Builds {
+    /// Takes the name lines of one game (`None`: the player gave none); an error naming the
+    /// player (run by `commands`) and both builds if one is not the build seen before.
+    pub fn check(
+        &mut self,
+        names: &[Option<String>; 2],
+        commands: &[String; 2],
+    ) -> Result<(), ResultsError> {
+        for player in 0..2 {
+            let Some(name) = &names[player] else {
+                continue;
+            };
+            match &self.seen[player] {
+                None => self.seen[player] = Some(name.clone()),
+                Some(seen) if seen == name => {}
+                Some(seen) => {
+                    return Err(ResultsError(format!(
+                        "p{player} (`{}`) is build `{name}`, but the match's earlier games were played by build `{seen}`; a match must not mix two builds: run the build that played them, or use another --results file",
+                        commands[player]
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The SPRTs the games were played under (their runs' `--sprt`), each once, in the order
+/// the games give them; an error if one cannot be read.
+pub fn recorded_sprts(games: &[GameLine]) -> Result<Vec<Sprt>, ResultsError> {
+    let mut sprts: Vec<Sprt> = Vec::new();
+    for game in games {
+        let Some(spec) = game.run.as_ref().and_then(|r| r.sprt.as_deref()) else {
+            continue;
+        };
+        let sprt = spec.parse::<Sprt>().map_err(|e| {
+            ResultsError(format!(
+                "game {}: the recorded SPRT `{spec}` cannot be read: {e}",
+                game.game
+            ))
+        })?;
+        if !sprts.contains(&sprt) {
+            sprts.push(sprt);
+        }
+    }
+    Ok(sprts)
 }
 
 /// A results file that cannot be used.
@@ -207,6 +348,8 @@ mod tests {
             ]),
             think_ms: [100.5, 200.0],
             max_think_ms: [10.25, 20.0],
+            run: None,
+            record: None,
         }
     }
 
@@ -248,6 +391,98 @@ mod tests {
         assert!(check_same_match(&games, "m").is_ok());
         let err = check_same_match(&games, "other").unwrap_err().to_string();
         assert!(err.contains("another match"), "{err}");
+    }
+
+    #[test]
+    fn a_line_written_before_runs_and_records_were_kept_still_reads() {
+        let old = r#"{"match":"m","game":3,"seed":4,"pack_file":null,"names":["a",null],"winner":0,"reason":"dead","losers":[null,"dead"],"turn":40,"scores":[10,3],"max_chains":[4,2],"think_ms":[1.5,2.0],"max_think_ms":[1.0,1.0]}"#;
+        let loaded = parse(&format!("{old}\n"), Path::new("r")).unwrap();
+        let game = &loaded.games[0];
+        assert_eq!(
+            (game.game, game.run.is_none(), game.record.is_none()),
+            (3, true, true)
+        );
+        assert!(recorded_sprts(&loaded.games).unwrap().is_empty());
+    }
+
+    #[test]
+    fn timestamps_are_utc_calendar_times() {
+        assert_eq!(utc_timestamp(0), "1970-01-01T00:00:00Z");
+        // 2000-02-29 (a leap day of a century leap year) 23:59:59, and the next second.
+        assert_eq!(utc_timestamp(951_868_799), "2000-02-29T23:59:59Z");
+        assert_eq!(utc_timestamp(951_868_800), "2000-03-01T00:00:00Z");
+        assert_eq!(utc_timestamp(1_735_689_600), "2025-01-01T00:00:00Z");
+        assert_eq!(utc_timestamp(4_107_542_400), "2100-03-01T00:00:00Z");
+    }
+
+    #[test]
+    fn the_cpu_model_is_the_first_model_name() {
+        let cpuinfo = "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7B13\n\nprocessor\t: 1\nmodel name\t: other\n";
+        assert_eq!(cpu_model(cpuinfo).as_deref(), Some("AMD EPYC 7B13"));
+        assert_eq!(cpu_model("processor\t: 0\nmodel name\t:\n"), None);
+        assert_eq!(cpu_model(""), None);
+    }
+
+    #[test]
+    fn a_second_build_of_a_player_is_refused_naming_both() {
+        let commands = ["self".to_string(), "./old".to_string()];
+        let names = |a: &str, b: Option<&str>| [Some(a.to_string()), b.map(str::to_string)];
+        let mut builds = Builds::default();
+        builds
+            .check(&names("ysai-1", Some("old")), &commands)
+            .unwrap();
+        builds.check(&names("ysai-1", None), &commands).unwrap();
+        builds
+            .check(&[None, Some("old".into())], &commands)
+            .unwrap();
+        let err = builds
+            .check(&names("ysai-1", Some("old-2")), &commands)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("p1 (`./old`) is build `old-2`") && err.contains("played by build `old`;"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn recorded_sprts_are_listed_once_each() {
+        let with_sprt = |game: u64, sprt: Option<&str>| {
+            let mut line = line(game, Some(0));
+            line.run = Some(RunInfo {
+                started: "2025-01-01T00:00:00Z".into(),
+                cpu: "cpu".into(),
+                tc: "1000+100".into(),
+                sprt: sprt.map(str::to_string),
+                commands: ["a".into(), "b".into()],
+                packs: PackOrigin::Files { dir: "p".into() },
+            });
+            line
+        };
+        let games = [
+            with_sprt(
+                0,
+                Some("elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized"),
+            ),
+            with_sprt(1, None),
+            with_sprt(2, Some("elo0=0,elo1=10")),
+            with_sprt(3, Some("elo0=0,elo1=5")),
+        ];
+        let sprts = recorded_sprts(&games).unwrap();
+        let specs: Vec<String> = sprts.iter().map(Sprt::to_string).collect();
+        assert_eq!(
+            specs,
+            [
+                "elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized",
+                "elo0=0,elo1=5,alpha=0.05,beta=0.05,model=normalized"
+            ]
+        );
+        let bad = [with_sprt(7, Some("elo0=5,elo1=1"))];
+        let err = recorded_sprts(&bad).unwrap_err().to_string();
+        assert!(
+            err.contains("game 7") && err.contains("elo0=5,elo1=1"),
+            "{err}"
+        );
     }
 
     #[test]

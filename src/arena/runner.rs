@@ -13,10 +13,11 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::args::Shard;
+use super::compact::CompactRecord;
 use super::packs::PackSource;
 use super::referee::{self, GameError, GameRecord, GameSetup, Reason, ThinkingOrder, TimeControl};
 use super::replay::Replay;
-use super::results::{self, GameLine, ResultsWriter};
+use super::results::{self, Builds, GameLine, ResultsWriter, RunInfo};
 use super::shown_name;
 use super::stats::{los, Elo, Sprt, SprtVerdict, Wdl};
 
@@ -71,6 +72,16 @@ impl MatchConfig {
             self.tc
         )
     }
+
+    /// What this run runs, as every line it writes records it.
+    fn run_info(&self) -> RunInfo {
+        RunInfo::now(
+            self.tc.to_string(),
+            self.sprt.as_ref(),
+            self.commands.clone(),
+            self.packs.origin(),
+        )
+    }
 }
 
 /// How a match ended.
@@ -102,16 +113,21 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
         fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     let queue = games_to_play(config, &previous);
-    let mut tally = Tally::new(config, &previous, writer, queue.len() as u64);
+    let builds = builds_of(config, &previous, !queue.is_empty())?;
+    let mut tally = Tally::new(config, &previous, writer, builds, queue.len() as u64);
     if !tally.decided() {
         let stop = AtomicBool::new(false);
         let queue = Mutex::new(queue);
+        let run = Played {
+            match_id,
+            info: config.run_info(),
+        };
         let (sender, receiver) = mpsc::channel::<Result<Finished, String>>();
         thread::scope(|scope| {
             for _ in 0..config.concurrency {
                 let sender = sender.clone();
-                let (queue, stop, match_id) = (&queue, &stop, &match_id);
-                scope.spawn(move || worker(config, match_id, queue, stop, &sender));
+                let (queue, stop, run) = (&queue, &stop, &run);
+                scope.spawn(move || worker(config, run, queue, stop, &sender));
             }
             drop(sender);
             for message in receiver {
@@ -122,6 +138,32 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
         });
     }
     tally.finish()
+}
+
+/// What every line of this run records: the match and the run.
+struct Played {
+    match_id: String,
+    info: RunInfo,
+}
+
+/// The builds the games already played were played by, checked against the builds the
+/// players are now (asked for their name lines when games are left to play): a resumed
+/// match must not mix two builds.
+fn builds_of(config: &MatchConfig, previous: &[GameLine], asking: bool) -> Result<Builds, String> {
+    let mut builds = Builds::default();
+    for game in previous {
+        builds
+            .check(&game.names, &config.commands)
+            .map_err(|e| e.to_string())?;
+    }
+    if asking && !previous.is_empty() {
+        let now =
+            [0, 1].map(|p| referee::name_line(&config.shell_commands[p], config.tc, &interrupted));
+        builds
+            .check(&now, &config.commands)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(builds)
 }
 
 /// The games of this run: those of the shard not yet in the results file, in order.
@@ -145,6 +187,7 @@ fn games_to_play(config: &MatchConfig, previous: &[GameLine]) -> VecDeque<u64> {
 struct Tally<'a> {
     config: &'a MatchConfig,
     writer: Option<ResultsWriter>,
+    builds: Builds,
     bar: ProgressBar,
     wdl: Wdl,
     played: u64,
@@ -158,6 +201,7 @@ impl<'a> Tally<'a> {
         config: &'a MatchConfig,
         previous: &[GameLine],
         writer: Option<ResultsWriter>,
+        builds: Builds,
         games: u64,
     ) -> Self {
         let mut wdl = Wdl::default();
@@ -169,6 +213,7 @@ impl<'a> Tally<'a> {
         Tally {
             config,
             writer,
+            builds,
             bar,
             verdict: config.sprt.map(|s| s.verdict(s.llr(&wdl))),
             wdl,
@@ -189,6 +234,11 @@ impl<'a> Tally<'a> {
             Ok(finished) => finished,
             Err(e) => return self.fail(e),
         };
+        // A player rebuilt while the match runs: its games would mix two builds.
+        let commands = &self.config.commands;
+        if let Err(e) = self.builds.check(&finished.line.names, commands) {
+            return self.fail(format!("game {}: {e}", finished.game));
+        }
         if let Some(writer) = self.writer.as_mut() {
             if let Err(e) = writer.append(&finished.line) {
                 return self.fail(e.to_string());
@@ -259,7 +309,7 @@ fn open_results(
 /// Plays games from the queue until it is empty or the match stops.
 fn worker(
     config: &MatchConfig,
-    match_id: &str,
+    run: &Played,
     queue: &Mutex<VecDeque<u64>>,
     stop: &AtomicBool,
     results: &mpsc::Sender<Result<Finished, String>>,
@@ -272,7 +322,7 @@ fn worker(
         let Some(game) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
             return;
         };
-        match play_one(config, match_id, game, &cancelled) {
+        match play_one(config, run, game, &cancelled) {
             Ok(Some(finished)) => {
                 if results.send(Ok(finished)).is_err() {
                     return;
@@ -290,7 +340,7 @@ fn worker(
 /// Plays game `game`; `None` if it was cancelled.
 fn play_one(
     config: &MatchConfig,
-    match_id: &str,
+    run: &Played,
     game: u64,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Option<Finished>, String> {
@@ -316,7 +366,7 @@ fn play_one(
     save_files(config, game, &packs.packs, &record)?;
     let notes = crash_notes(game, &record);
     let line = GameLine {
-        match_id: match_id.to_string(),
+        match_id: run.match_id.clone(),
         game,
         seed: packs.seed,
         pack_file: packs.file,
@@ -331,6 +381,8 @@ fn play_one(
         first_big_chains: Some(record.first_big_chains),
         think_ms: record.think_ms,
         max_think_ms: record.max_think_ms,
+        run: Some(run.info.clone()),
+        record: Some(CompactRecord::of(&record.turns)),
     };
     Ok(Some(Finished { game, line, notes }))
 }
@@ -479,16 +531,13 @@ pub fn verdict(wdl: &Wdl, sprt: Option<&Sprt>) -> String {
     }
     if let Some(sprt) = sprt {
         let llr = sprt.llr(wdl);
-        let model = match sprt.model {
-            super::stats::EloModel::Normalized => "normalized",
-            super::stats::EloModel::Logistic => "logistic",
-        };
         out.push_str(&format!(
-            "SPRT: elo0={} elo1={} alpha={} beta={} ({model} Elo)  LLR {:.2} ({:.2}, {:.2})  {}\n",
+            "SPRT: elo0={} elo1={} alpha={} beta={} ({} Elo)  LLR {:.2} ({:.2}, {:.2})  {}\n",
             sprt.elo0,
             sprt.elo1,
             sprt.alpha,
             sprt.beta,
+            sprt.model.name(),
             llr,
             sprt.lower_bound(),
             sprt.upper_bound(),

@@ -137,6 +137,16 @@ pub enum EloModel {
     Logistic,
 }
 
+impl EloModel {
+    /// The model's name, as `--sprt` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EloModel::Normalized => "normalized",
+            EloModel::Logistic => "logistic",
+        }
+    }
+}
+
 /// A sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
@@ -198,13 +208,13 @@ impl std::str::FromStr for Sprt {
                 "alpha" => sprt.alpha = number()?,
                 "beta" => sprt.beta = number()?,
                 "model" => {
-                    sprt.model = match value.trim() {
-                        "normalized" => EloModel::Normalized,
-                        "logistic" => EloModel::Logistic,
-                        other => {
-                            return Err(format!("model `{other}`: expected normalized or logistic"))
-                        }
-                    }
+                    let name = value.trim();
+                    sprt.model = [EloModel::Normalized, EloModel::Logistic]
+                        .into_iter()
+                        .find(|m| m.name() == name)
+                        .ok_or_else(|| {
+                            format!("model `{name}`: expected normalized or logistic")
+                        })?;
                 }
                 other => {
                     return Err(format!(
@@ -215,6 +225,21 @@ impl std::str::FromStr for Sprt {
         }
         sprt.validate()?;
         Ok(sprt)
+    }
+}
+
+/// The spec `--sprt` takes, every parameter given: what a results file records.
+impl fmt::Display for Sprt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "elo0={},elo1={},alpha={},beta={},model={}",
+            self.elo0,
+            self.elo1,
+            self.alpha,
+            self.beta,
+            self.model.name()
+        )
     }
 }
 
@@ -481,6 +506,23 @@ mod tests {
             SprtVerdict::Continue
         );
         assert_eq!(sprt.llr(&Wdl::default()), 0.0);
+    }
+
+    #[test]
+    fn an_sprt_reads_back_from_its_spec() {
+        for spec in [
+            "elo0=0,elo1=10",
+            "elo0=-2.5,elo1=3,alpha=0.01,beta=0.1,model=logistic",
+        ] {
+            let sprt: Sprt = spec.parse().unwrap();
+            let again: Sprt = sprt.to_string().parse().unwrap();
+            assert_eq!(again, sprt, "{spec} -> {sprt}");
+        }
+        let sprt: Sprt = "elo0=0,elo1=10".parse().unwrap();
+        assert_eq!(
+            sprt.to_string(),
+            "elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized"
+        );
     }
 
     #[test]
