@@ -826,6 +826,38 @@ fn check_passes_a_compliant_ai_and_lists_violations() {
 }
 
 #[test]
+fn check_lists_a_violation_repeated_on_every_line_once() {
+    let dir = TempDir::new().unwrap();
+    // Answers every `END` it reads, the 500 of the game start included.
+    let chatty = dir.path().join("chatty.sh");
+    fs::write(
+        &chatty,
+        "echo chatty\nwhile read -r line; do [ \"$line\" = END ] && echo garbage; done\n",
+    )
+    .unwrap();
+    let command = format!("sh '{}'", chatty.display());
+    let report = run(&["arena", "--check", &command, "--tc", FAST_TC]);
+    assert_eq!(report.code, Some(1), "{}", report.stdout);
+    let listed: Vec<&str> = report
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("  "))
+        .collect();
+    let repeated: Vec<&str> = listed
+        .iter()
+        .copied()
+        .filter(|l| l.ends_with(": unrequested output \"garbage\""))
+        .collect();
+    assert_eq!(repeated.len(), 1, "{}", report.stdout);
+    assert!(
+        repeated[0].starts_with("  turn 0 (") && repeated[0].contains(" times): "),
+        "{}",
+        report.stdout
+    );
+    assert!(listed.len() <= 2, "{}", report.stdout);
+}
+
+#[test]
 fn check_explains_missing_flush_and_bad_flags() {
     let dir = TempDir::new().unwrap();
     // `sed` buffers its output when writing to a pipe: the name comes only at exit.
