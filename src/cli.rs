@@ -16,6 +16,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+use crate::flag_values::whole;
 #[cfg(test)]
 use crate::params::NeighbourMode;
 use crate::params::{heading, Compatibility, Params, PlayerKind};
@@ -42,10 +43,10 @@ pub enum Command {
     #[command(args_override_self = true)]
     Selfcheck {
         /// Number of random turns to check.
-        #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+        #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = whole::<u64>())]
         turns: u64,
         /// Seed of the random games.
-        #[arg(long, value_name = "S", default_value_t = 0)]
+        #[arg(long, value_name = "S", default_value_t = 0, value_parser = whole::<u64>())]
         seed: u64,
     },
     /// Fixed-work beam benchmark: one line per position, then `nodes N nps M signature H`.
@@ -54,7 +55,8 @@ pub enum Command {
         #[command(subcommand)]
         kind: Option<BenchKind>,
         /// Node budget per position.
-        #[arg(long, value_name = "N", default_value_t = crate::bench::BENCH_NODES)]
+        #[arg(long, value_name = "N", default_value_t = crate::bench::BENCH_NODES,
+              value_parser = whole::<u64>())]
         nodes: u64,
     },
     /// Play matches between AIs under the real rules; results, Elo, SPRT, replays.
@@ -85,13 +87,14 @@ pub enum BenchKind {
         #[arg(long, value_name = "DIR")]
         packs: std::path::PathBuf,
         /// Use only the first N files (in name order).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = whole::<usize>())]
         limit: Option<usize>,
         /// One JSON object per sequence, then a summary object.
         #[arg(long)]
         json: bool,
         /// Report the first depth at which a chain of C or more is available (`depthC`).
-        #[arg(long, value_name = "C", default_value_t = crate::bench::REPORTED_CHAIN)]
+        #[arg(long, value_name = "C", default_value_t = crate::bench::REPORTED_CHAIN,
+              value_parser = whole::<u32>())]
         chain: u32,
         /// Search flags, as for playing.
         #[arg(
@@ -306,6 +309,8 @@ const NEW_FLAGS: &[&str] = &[
     "transcripts",
     "sprt",
     "shard",
+    "html",
+    "input-of",
 ];
 
 const AFTER_HELP: &str = "\
@@ -1058,6 +1063,99 @@ mod tests {
         }
     }
 
+    /// Every long flag of `command` and its subcommands, after the subcommands that lead to it.
+    fn all_flags(command: &clap::Command, path: &[String]) -> Vec<(Vec<String>, clap::Arg)> {
+        let mut flags: Vec<_> = command
+            .get_arguments()
+            .filter(|arg| arg.get_long().is_some())
+            .map(|arg| (path.to_vec(), arg.clone()))
+            .collect();
+        for sub in command.get_subcommands() {
+            let path = [path, &[sub.get_name().to_string()]].concat();
+            flags.extend(all_flags(sub, &path));
+        }
+        flags
+    }
+
+    /// Whether `arg` takes a number: `Some(true)` for a whole number of 0 or more.
+    fn takes_number(arg: &clap::Arg) -> Option<bool> {
+        use std::any::TypeId;
+        let value = arg.get_value_parser().type_id();
+        let is = |types: &[TypeId]| types.iter().any(|t| value == *t);
+        let unsigned = [
+            TypeId::of::<u8>(),
+            TypeId::of::<u32>(),
+            TypeId::of::<u64>(),
+            TypeId::of::<usize>(),
+        ];
+        if is(&unsigned) {
+            Some(true)
+        } else if is(&[TypeId::of::<i32>(), TypeId::of::<f64>()]) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    #[test]
+    fn every_numeric_flag_says_what_it_takes() {
+        let mut checked = 0;
+        for (path, arg) in all_flags(&RawCli::command(), &[]) {
+            let Some(unsigned) = takes_number(&arg).filter(|_| arg.get_action().takes_values())
+            else {
+                continue;
+            };
+            let flag = format!("--{}", arg.get_long().unwrap());
+            let bad_values: &[&str] = if unsigned { &["x", "-5"] } else { &["x"] };
+            for bad in bad_values {
+                let line = [&path[..], &[flag.clone(), bad.to_string()]].concat();
+                match parse(std::iter::once("ysai".to_string()).chain(line)) {
+                    Err(CliError::InvalidValue { reason, .. }) => assert!(
+                        reason.starts_with("expected a "),
+                        "{path:?} {flag} {bad}: {reason}"
+                    ),
+                    other => panic!("{path:?} {flag} {bad}: {other:?}"),
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked > 60, "{checked} numeric flags");
+    }
+
+    #[test]
+    fn a_turn_limit_needs_time_to_think() {
+        use crate::search::timeman::MIN_TURN_MS;
+        let e = error(&format!("--turn-ms {}", MIN_TURN_MS - 1));
+        assert!(
+            e.to_string().contains(&format!(
+                "expected a whole number, at least {MIN_TURN_MS} ms"
+            )),
+            "{e}"
+        );
+        let shortest = params(&format!("--turn-ms {MIN_TURN_MS}"));
+        assert_eq!(shortest.clock.turn_limit_ms, MIN_TURN_MS);
+    }
+
+    #[test]
+    fn depths_are_those_the_searches_have_room_for() {
+        let p = params("-d 6 -ed 0");
+        assert_eq!((p.search.search_depth, p.search.enemy_search_depth), (6, 0));
+        for bad in ["-d 0", "-d 7", "-ed 7"] {
+            let e = error(bad).to_string();
+            assert!(e.contains("expected a whole number from"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn subcommand_flags_are_shown_with_two_dashes() {
+        for (path, arg) in all_flags(&RawCli::command(), &[]) {
+            let flag = arg.get_long().unwrap();
+            if !path.is_empty() {
+                assert_eq!(display_flag(flag), format!("--{flag}"), "{path:?}");
+            }
+        }
+    }
+
     #[test]
     fn missing_value() {
         assert_eq!(
@@ -1209,6 +1307,8 @@ mod tests {
             "ai" => return "1".to_string(),
             // Any value but 0 means on, the default.
             "tt" => return "0".to_string(),
+            // The searches go 6 plies deep at most.
+            "d" | "ed" => return "3".to_string(),
             _ => {}
         }
         let command = RawCli::command();

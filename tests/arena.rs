@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tempfile::TempDir;
 use ysai::protocol::{format_game_start, read_all, PlayerView, TurnInput};
+use ysai::search::timeman::MIN_TURN_MS;
 use ysai::sim::{play_turn, Action, Field, Pack, PlayerState, PreparedPack, Shift};
 
 /// A fast time control for tests: 20 s per game, 1 s per turn (name wait: 1 s).
@@ -1224,12 +1225,14 @@ fn the_default_ai_keeps_to_its_clock_while_another_process_keeps_both_cores_busy
 fn a_self_player_leaves_its_turn_lines_in_the_replay() {
     let dir = TempDir::new().unwrap();
     let replays = dir.path().join("replays");
+    // The shortest turn it accepts: a quick game that still thinks every turn.
+    let quick_self = format!("self --turn-ms {MIN_TURN_MS}");
     run(&[
         "arena",
         "--p0",
         "random --seed 5",
         "--p1",
-        "self --turn-ms 300",
+        &quick_self,
         "--games",
         "1",
         "--tc",

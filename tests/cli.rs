@@ -638,6 +638,38 @@ fn bad_flag_value_is_a_usage_error() {
     );
 }
 
+#[test]
+fn a_negative_count_says_what_the_flag_takes() {
+    let run = run_input(&["-bw", "-5"], "");
+    run.assert_no_panic();
+    assert_eq!(run.code, Some(2));
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "ysai: invalid value `-5` for `-bw`: expected a whole number, 0 or more\n"
+    );
+}
+
+#[test]
+fn a_turn_limit_too_short_to_think_in_is_refused() {
+    for short in ["0", "333"] {
+        let run = run_file(&["--turn-ms", short], GAME_21);
+        run.assert_no_panic();
+        assert_eq!(run.code, Some(2), "--turn-ms {short}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "--turn-ms {short}: nothing is played");
+        assert!(
+            run.stderr.starts_with(&format!(
+                "ysai: invalid value `{short}` for `--turn-ms`: expected a whole number, at least 334 ms: "
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+    let shortest = run_file(&["--turn-ms", "334", "-t", "1"], GAME_21);
+    shortest.assert_clean();
+    assert_eq!(shortest.answers().len(), 1);
+}
+
 /// The help line of `flag` (as clap shows it, with two dashes).
 fn help_line<'a>(help: &'a str, flag: &str) -> &'a str {
     let shown = format!("{flag} ");
