@@ -9,12 +9,14 @@
 //! original, which skipped unknown tokens silently, an unknown flag is an error that names the
 //! closest known one: a typo in a tuning run should not pass unnoticed.
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fmt;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use serde_json::Value;
 
 use crate::flag_values::whole;
 #[cfg(test)]
@@ -233,6 +235,66 @@ pub fn check_play_flags(flags: &[String]) -> Result<(), String> {
         Ok(_) => Err("the packaged flags must play, not start a subcommand".into()),
         Err(e) => Err(format!("the packaged flags are not valid: {e}")),
     }
+}
+
+/// The flags that give `params`, each setting whose flag's long name `shown` accepts spelled
+/// out (`-d 4 ... -tm ... -ai full`): what `-tm` prints first, so that a turn can be replayed
+/// with the settings that played it.
+pub fn effective_flags(params: &Params, shown: impl Fn(&str) -> bool) -> String {
+    let settings = settings_by_id(params);
+    let name = |arg: &clap::Arg, value: &Value| -> String {
+        let text = value
+            .as_str()
+            .map_or_else(|| value.to_string(), str::to_string);
+        // A setting whose type knows nothing of the command line is named by its variant.
+        arg.get_possible_values()
+            .into_iter()
+            .map(|v| v.get_name().to_string())
+            .find(|v| v.eq_ignore_ascii_case(&text))
+            .unwrap_or(text)
+    };
+    let command = RawCli::command();
+    let mut words = Vec::new();
+    for arg in command.get_arguments() {
+        let id = arg.get_id().as_str();
+        let (Some(long), Some(value)) = (arg.get_long(), settings.get(id)) else {
+            continue;
+        };
+        if !shown(long) {
+            continue;
+        }
+        let flag = display_flag(long);
+        match (arg.get_action(), value) {
+            (clap::ArgAction::SetTrue, Value::Bool(on)) => words.extend(on.then_some(flag)),
+            (clap::ArgAction::SetFalse, Value::Bool(on)) => words.extend((!on).then_some(flag)),
+            (_, Value::Bool(on)) => words.extend([flag, u8::from(*on).to_string()]),
+            (_, value) => words.extend([flag, name(arg, value)]),
+        }
+    }
+    words.join(" ")
+}
+
+/// Every setting of `params` by its field's name, which is also its flag's id (`-ai` stands
+/// for `player`).
+fn settings_by_id(params: &Params) -> HashMap<String, Value> {
+    fn leaves(value: Value, into: &mut HashMap<String, Value>) {
+        let Value::Object(fields) = value else { return };
+        for (name, value) in fields {
+            if value.is_object() {
+                leaves(value, into);
+            } else {
+                into.insert(name, value);
+            }
+        }
+    }
+    let mut settings = HashMap::new();
+    let tree = serde_json::to_value(params).expect("settings are numbers, switches and names");
+    leaves(tree, &mut settings);
+    settings.remove("player");
+    if let Some(player) = params.player.to_possible_value() {
+        settings.insert("ai".to_string(), Value::from(player.get_name()));
+    }
+    settings
 }
 
 /// Where the subcommand starts in normalised `args`: the first token that is neither a flag
@@ -1154,6 +1216,28 @@ mod tests {
                 assert_eq!(display_flag(flag), format!("--{flag}"), "{path:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_effective_flags_give_the_same_settings() {
+        for line in [
+            "",
+            FINAL_RUN_SH,
+            QUAL_RECOMMENDED,
+            "--style original -bcm 13 --no-ai2 --no-nc -nes -ncfc -tt 0 -m -it -sbcm",
+            "--ai rush --late-game --no-hold-fire --neighbours table --height-cutoff final",
+            "-ai 1 -d 6 -ed 0 --threads 3 --turn-ms 334 -t 9 -g 2 --seed 7 -emdh 0.25",
+        ] {
+            let settings = params(line);
+            let flags = effective_flags(&settings, |_| true);
+            assert_eq!(params(&flags), settings, "`{line}` gave `{flags}`");
+        }
+        let shown = effective_flags(&Params::default(), |flag| flag != "bw");
+        assert!(
+            shown.contains(" -bcw 1500 ") && !shown.contains(" -bw "),
+            "{shown}"
+        );
+        assert!(shown.ends_with(" -ai full"), "{shown}");
     }
 
     #[test]

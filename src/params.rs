@@ -24,6 +24,7 @@ use std::time::Instant;
 
 use clap::builder::TypedValueParser;
 use clap::ArgAction;
+use serde::{Serialize, Serializer};
 
 use crate::flag_values::{at_least, choice, number, whole, within};
 
@@ -55,7 +56,7 @@ pub(crate) mod heading {
 }
 
 /// Which move chooser plays the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
 pub enum PlayerKind {
     /// Uniformly random legal moves, reproducible from `--seed`.
     Random,
@@ -72,7 +73,7 @@ pub enum PlayerKind {
 }
 
 /// Which defaults the play flags take (`--style`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
 pub enum Style {
     /// This program's defaults.
     Default,
@@ -83,7 +84,7 @@ pub enum Style {
 
 /// All settings of one run, and the command-line flag of each, in groups by who reads them
 /// (see `play::flags_without_effect`).
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct Params {
     #[command(flatten)]
     pub search: SearchFlags,
@@ -137,6 +138,7 @@ pub struct Params {
           value_parser = choice(&[("table", NeighbourMode::Table), ("shift", NeighbourMode::Shift)]))]
     #[arg(help_heading = heading::ENGINE, display_order = 4,
           help = "Neighbour lookup of the simulator: table (precomputed, 160 MiB) or shift (bit shifts)")]
+    #[serde(serialize_with = "by_name")]
     pub neighbours: NeighbourMode,
     /// `--seed N`: seed of the random player and of the rush player's tie-breaks.
     #[arg(long = "seed", value_name = "N", default_value_t = D.seed, value_parser = whole::<u64>())]
@@ -145,7 +147,7 @@ pub struct Params {
 }
 
 /// My and the enemy's full searches: read by ysai's turn when `--guard-ms` gives it time, and by the original's.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct SearchFlags {
     /// `-d N` (searchDepth): depth of my full search (the original's maximum is 6).
     #[arg(long = "d", value_name = "N", default_value_t = D.search.search_depth,
@@ -198,7 +200,7 @@ pub struct SearchFlags {
 }
 
 /// The full searches' leaf evaluation: read wherever they run.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct EvalFlags {
     /// `-hl N` (hyouka_limit): evaluation per column of height >= 17 while the gauge is below 80.
     #[arg(long = "hl", value_name = "N", default_value_t = D.eval.eval_limit, value_parser = whole::<i32>())]
@@ -242,7 +244,7 @@ pub struct EvalFlags {
 }
 
 /// The longest answer: read by every player that thinks.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct ClockFlags {
     /// `--turn-ms MS`: the longest one answer may take (the qualifier's 20 s). Every time
     /// budget is also scaled by the game clock left (see `search::timeman`).
@@ -260,7 +262,7 @@ fn turn_limit_floor() -> String {
 }
 
 /// The first beam (turn 0): read by the beam player, ysai's turn and the original's.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct OpeningBeamFlags {
     /// `-bd N` (beamsearchDepth): maximum depth of the first chain-building beam.
     #[arg(long = "bd", value_name = "N", default_value_t = D.opening.beam_depth, value_parser = whole::<usize>())]
@@ -296,12 +298,14 @@ pub struct OpeningBeamFlags {
           ]))]
     #[arg(help_heading = heading::FIRST_BEAM,
           help = "Column of 14+: off, qualifier (node worth 0), final")]
+    #[serde(serialize_with = "by_name")]
     pub height_cutoff: HeightCutoff,
     /// `--beam-eval ysai|potential`: what the first and per-turn beams rank nodes by.
     #[arg(long = "beam-eval", value_name = "ysai|potential", default_value = "potential",
           value_parser = choice(&[("ysai", BeamEvalKind::Ysai), ("potential", BeamEvalKind::Potential)]))]
     #[arg(help_heading = heading::FIRST_BEAM,
           help = "Node rank of the first and per-turn beams: ysai (next pack's chains), potential (erase one block)")]
+    #[serde(serialize_with = "by_name")]
     pub beam_eval: BeamEvalKind,
     /// `--beam-nodes N`: node budget of every beam (0 = none). With a budget the beams stop
     /// at a depth boundary and return the same plan at any thread count.
@@ -312,7 +316,7 @@ pub struct OpeningBeamFlags {
 }
 
 /// The chain the first beam aims at and stops on: read by the beam player and the original's turn.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct PlanTargetFlags {
     /// `-bcm N` (beamChainmax1): target chain of the first beam; `<= 0` disables the target.
     #[arg(long = "bcm", value_name = "N", default_value_t = D.target.beam_chain_max, value_parser = whole::<i32>())]
@@ -338,7 +342,7 @@ pub struct PlanTargetFlags {
 }
 
 /// The per-turn beams' size: read by the beam player, ysai's turn and the original's.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct TurnBeamFlags {
     /// `-nbw N` (nextbeamsearchWidth): per-turn beam width.
     #[arg(long = "nbw", value_name = "N", default_value_t = D.turn_beams.next_beam_width, value_parser = whole::<usize>())]
@@ -356,7 +360,7 @@ pub struct TurnBeamFlags {
 }
 
 /// The per-turn beams' time and aim, which ysai's turn sets from its own clock and plan: read by the beam player and the original's turn.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct TurnBeamLimitFlags {
     /// `-nftl MS` (nextfirsttimelimit): per-turn beam time.
     #[arg(long = "nftl", value_name = "MS", default_value_t = D.turn_beam_limits.next_beam_time_ms, value_parser = whole::<u64>())]
@@ -371,7 +375,7 @@ pub struct TurnBeamLimitFlags {
 }
 
 /// The beam that looks for the opponent's answer: read by ysai's turn and the original's.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct AnswerBeamFlags {
     /// `-ebw N` (enebeamsearchWidth): counter analysis, enemy beam width (§9e).
     #[arg(long = "ebw", value_name = "N", default_value_t = D.answer_beam.enemy_beam_width, value_parser = whole::<usize>())]
@@ -384,7 +388,7 @@ pub struct AnswerBeamFlags {
 }
 
 /// The full search's time in ysai's turn.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct GuardFlags {
     /// `--guard-ms MS`: what ysai's full search may take each turn from turn 8 at the
     /// qualifier's clock (scaled like every budget; when that comes to less than 50 ms it runs
@@ -396,7 +400,7 @@ pub struct GuardFlags {
 }
 
 /// The exchange reader: read by ysai's turn only.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct ExchangeFlags {
     /// `--exchange`: ysai reads the exchange (my fires, holds and counters played against the
     /// opponent's race and answers) on the turns a big attack is within reach of either side,
@@ -416,7 +420,7 @@ pub struct ExchangeFlags {
 }
 
 /// Switches of the champion's rules: read by ysai's turn and the rush player.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct RuleFlags {
     /// `--no-counter-plan`: ysai (and the rush player) does not answer a spike in the opponent's threat
     /// with a counter plan (an ablation switch: the rule is part of the champion's design).
@@ -439,7 +443,7 @@ pub struct RuleFlags {
 }
 
 /// What only the rush player reads.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct RushFlags {
     /// `--late-game`: below its reserve the rush player's searches take an eighth of the time
     /// left (instead of one second scaled to it), and it still answers threat spikes and
@@ -451,7 +455,7 @@ pub struct RushFlags {
 }
 
 /// The original's own turn (`--style original`): its plan acceptance, per-turn beam and skill-mode rules, and counter analysis.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct OriginalTurnFlags {
     /// `-ncfc` (checkfirstchain = false): `false` skips the counter-attack analysis (§9e).
     #[arg(long = "ncfc", action = ArgAction::SetFalse)]
@@ -508,7 +512,7 @@ pub struct OriginalTurnFlags {
 }
 
 /// The original's helper beams: counter analysis, skill-mode decision, safety and skill.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct HelperBeamFlags {
     /// `-ebd N` (enebeamsearchDepth): counter analysis, depth of the first enemy beam.
     #[arg(long = "ebd", value_name = "N", default_value_t = D.helpers.enemy_beam_depth, value_parser = whole::<usize>())]
@@ -568,18 +572,19 @@ pub struct HelperBeamFlags {
 }
 
 /// The `-tm` line: read by ysai's turn, the original's and the rush player.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct TurnLogFlags {
-    /// `-tm` (turndebugmsg): the parameter dump and one debug line per turn on stderr; `-m`
-    /// sets it too (as a default, so that `-tm` does not count as given).
+    /// `-tm` (turndebugmsg): the parameter dump (every setting as a flag,
+    /// [`crate::cli::effective_flags`]) and one debug line per turn on stderr; `-m` sets it too
+    /// (as a default, so that `-tm` does not count as given).
     #[arg(long = "tm", default_value_if("debug_msg", "true", "true"))]
     #[arg(help_heading = heading::DEBUG,
-          help = "Parameter dump and one debug line per turn on stderr")]
+          help = "Every setting as flags once at the start, then one debug line per turn, on stderr")]
     pub turn_debug_msg: bool,
 }
 
 /// The `-m` block: read by ysai's turn and the original's.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct DetailFlags {
     /// `-m` (debugmsg): verbose debug output with both fields every turn (§14); implies `-tm`.
     #[arg(long = "m")]
@@ -589,7 +594,7 @@ pub struct DetailFlags {
 }
 
 /// Which game and turn of the input to answer: read by every player.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct InputFlags {
     /// `-g N` (checkgame): play game N (0-based) of a multi-game input; `-1` and 0: the first.
     #[arg(long = "g", value_name = "N", default_value_t = D.input.check_game, value_parser = whole::<i32>())]
@@ -602,7 +607,7 @@ pub struct InputFlags {
 }
 
 /// Which turn the full player plays: read by the full player only.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct TurnFlags {
     /// `--style default|original`: `original` plays as the original's final run.sh did (the
     /// flags of [`Params::original_style`] that are not given take the original's values).
@@ -976,6 +981,12 @@ impl EvalFlags {
             safety: None,
         }
     }
+}
+
+/// A setting whose type knows nothing of the command line, by its variant's name (which its
+/// flag's value spells in lower case).
+fn by_name<T: std::fmt::Debug, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&format!("{value:?}"))
 }
 
 impl Default for Params {
