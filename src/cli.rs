@@ -581,7 +581,7 @@ fn nearest_name<'a>(name: &str, flags: &'a [KnownFlag]) -> Option<&'a str> {
         .iter()
         .filter(|f| !f.short)
         .map(|f| &f.name)
-        .map(|n| (edit_distance(name, n), common_prefix_len(name, n), n))
+        .map(|n| (strsim::levenshtein(name, n), common_prefix_len(name, n), n))
         .filter(|&(d, _, _)| d <= max_distance)
         .min_by_key(|&(d, prefix, _)| (d, std::cmp::Reverse(prefix)))
         .map(|(_, _, n)| n.as_str())
@@ -589,22 +589,6 @@ fn nearest_name<'a>(name: &str, flags: &'a [KnownFlag]) -> Option<&'a str> {
 
 fn common_prefix_len(a: &str, b: &str) -> usize {
     a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
-}
-
-/// Levenshtein distance.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
-        }
-    }
-    row[b.len()]
 }
 
 fn from_clap(err: clap::Error) -> CliError {
@@ -1429,14 +1413,6 @@ mod tests {
             assert_ne!(params(off), Params::default(), "{off}");
         }
         assert_eq!(params("--threads 3 -ut"), Params::default());
-    }
-
-    #[test]
-    fn edit_distance_examples() {
-        assert_eq!(edit_distance("bww", "bw"), 1);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("nbw", "nbw"), 0);
     }
 
     #[test]
