@@ -1,7 +1,8 @@
 //! The command line: every flag of the original program plus the new engine settings.
 //!
 //! The flags are declared on [`Params`], one per field; this module adds `-ut` and `-ai`, which
-//! set fields in ways a field's own flag cannot, and the subcommands.
+//! set fields in ways a field's own flag cannot, and the subcommands, and spells settings back
+//! as flags ([`effective_flags`], what `-tm` prints first).
 //!
 //! The original read flags with a single dash (`-bw 5000`, `-bcm- -1`); clap reads long flags
 //! with two. [`parse`] accepts both by rewriting a token that is `-` + a known long name into

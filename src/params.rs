@@ -27,7 +27,6 @@ use clap::ArgAction;
 use serde::{Serialize, Serializer};
 
 use crate::flag_values::{at_least, choice, number, whole, within};
-
 use crate::player::CounterConfig;
 use crate::search::beam::{BeamConfig, BeamEval, Target, TURN_BEAM_TARGET};
 pub use crate::search::beam::{BeamEvalKind, HeightCutoff};
