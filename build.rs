@@ -7,6 +7,7 @@
 //! - the commit (`YSAI_COMMIT`, short hash, `-dirty` for uncommitted changes), so that the
 //!   name line ties every game to the source that played it.
 
+use std::path::Path;
 use std::process::Command;
 
 /// Features worth reporting (and checking at run time) among those the compiler enables.
@@ -89,9 +90,14 @@ fn tier() -> String {
 }
 
 /// The short commit hash, `-dirty` if tracked files changed, or `unknown` outside git.
+///
+/// Git runs without optional locks: a plain `git status` refreshes the index and writes it
+/// back, and a file that changes under the build makes the next `cargo build` run this script
+/// and compile the crate again on an unchanged tree.
 fn commit() -> String {
     let git = |args: &[&str]| {
         Command::new("git")
+            .env("GIT_OPTIONAL_LOCKS", "0")
             .args(args)
             .output()
             .ok()
@@ -101,17 +107,22 @@ fn commit() -> String {
     let Some(hash) = git(&["rev-parse", "--short=7", "HEAD"]) else {
         return "unknown".to_string();
     };
-    // A new commit moves HEAD or the branch it names (loose or packed).
+    // A new commit moves HEAD or the branch it names (loose or packed). A missing file would
+    // count as changed on every build, so only those that exist are watched.
+    let mut watched = Vec::new();
     if let Some(dir) = git(&["rev-parse", "--git-dir"]) {
-        println!("cargo::rerun-if-changed={dir}/HEAD");
-        println!("cargo::rerun-if-changed={dir}/index");
+        watched.push(format!("{dir}/HEAD"));
     }
     if let Some(common) = git(&["rev-parse", "--git-common-dir"]) {
-        println!("cargo::rerun-if-changed={common}/packed-refs");
+        watched.push(format!("{common}/packed-refs"));
         if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
-            println!("cargo::rerun-if-changed={common}/{head}");
+            watched.push(format!("{common}/{head}"));
         }
     }
+    for file in watched.iter().filter(|f| Path::new(f).exists()) {
+        println!("cargo::rerun-if-changed={file}");
+    }
+    // `main` watches the sources; whether they differ from HEAD is asked here.
     let dirty =
         git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
     if dirty {

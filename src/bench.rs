@@ -1,10 +1,12 @@
 //! `ysai bench`: a fixed-work benchmark whose signature proves that a build searches exactly
 //! as every other build does, and `ysai bench chains`, the chain quality of the first beam.
 
-use std::fmt::Write as _;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use std::{fmt, fs, io};
+
+use serde::Serialize;
 
 use crate::params::{Params, PlayerKind};
 use crate::protocol::{Event, Reader};
@@ -354,17 +356,17 @@ fn chains_anytime<N: Neighbourhood>(
 }
 
 impl ChainsReport {
+    /// The report as one JSON object (`--json`).
     pub fn json(&self) -> String {
-        format!(
-            "{{\"file\": {}, \"depth{}\": {}, \"best_chain\": {}, \"max_chain\": {}, \"sim_calls\": {}, \"seconds\": {:.3}}}",
-            json_string(&self.file),
-            self.chain,
-            self.depth.map_or("null".to_string(), |d| d.to_string()),
-            self.best_chain,
-            self.max_chain,
-            self.sim_calls.map_or("null".to_string(), |n| n.to_string()),
-            self.seconds
-        )
+        let json = ReportJson {
+            file: &self.file,
+            depth: BTreeMap::from([(format!("depth{}", self.chain), self.depth)]),
+            best_chain: self.best_chain,
+            max_chain: self.max_chain,
+            sim_calls: self.sim_calls,
+            seconds: thousandths(self.seconds),
+        };
+        serde_json::to_string(&json).expect("a report serializes")
     }
 
     pub fn line(&self) -> String {
@@ -421,63 +423,99 @@ impl ChainsSummary {
         }
     }
 
-    /// The summary's fields, in output order, formatted.
-    fn fields(&self) -> [(String, String); 7] {
-        let depth = format!("depth{}", self.chain);
-        [
-            ("n".into(), self.n.to_string()),
-            (format!("{depth}_mean"), format!("{:.3}", self.depth_mean)),
-            (format!("{depth}_missing"), self.depth_missing.to_string()),
-            (
-                "best_chain_mean".into(),
-                format!("{:.3}", self.best_chain_mean),
-            ),
-            (
-                "max_chain_mean".into(),
-                format!("{:.3}", self.max_chain_mean),
-            ),
-            ("seconds_mean".into(), format!("{:.3}", self.seconds_mean)),
-            (
-                "sim_calls_per_s".into(),
-                self.sim_calls_per_s
-                    .map_or("null".to_string(), |r| format!("{r:.0}")),
-            ),
-        ]
-    }
-
+    /// The summary as one JSON object (`--json`), marked `"summary": true`.
     pub fn json(&self) -> String {
-        let fields: Vec<String> = self
-            .fields()
-            .iter()
-            .map(|(key, value)| format!("\"{key}\": {value}"))
-            .collect();
-        format!("{{\"summary\": true, {}}}", fields.join(", "))
+        let depth = format!("depth{}", self.chain);
+        let json = SummaryJson {
+            summary: true,
+            n: self.n,
+            depth: BTreeMap::from([
+                (format!("{depth}_mean"), thousandths(self.depth_mean).into()),
+                (format!("{depth}_missing"), self.depth_missing.into()),
+            ]),
+            best_chain_mean: thousandths(self.best_chain_mean),
+            max_chain_mean: thousandths(self.max_chain_mean),
+            seconds_mean: thousandths(self.seconds_mean),
+            sim_calls_per_s: self.sim_calls_per_s.map(|r| r.round() as u64),
+        };
+        serde_json::to_string(&json).expect("a summary serializes")
     }
 
     pub fn line(&self) -> String {
-        let fields: Vec<String> = self
-            .fields()
-            .iter()
-            .map(|(key, value)| format!("{key} {value}"))
-            .collect();
-        format!("summary: {}", fields.join(" "))
+        let rate = self
+            .sim_calls_per_s
+            .map_or("null".to_string(), |r| format!("{r:.0}"));
+        format!(
+            "summary: n {} depth{c}_mean {:.3} depth{c}_missing {} best_chain_mean {:.3} max_chain_mean {:.3} seconds_mean {:.3} sim_calls_per_s {rate}",
+            self.n,
+            self.depth_mean,
+            self.depth_missing,
+            self.best_chain_mean,
+            self.max_chain_mean,
+            self.seconds_mean,
+            c = self.chain,
+        )
     }
 }
 
-/// A JSON string literal.
-fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
-        }
+/// A [`ChainsReport`] as `--json` writes it. The depth's key names the reported chain
+/// (`depth12`), hence a one-entry map flattened in its place.
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    file: &'a str,
+    #[serde(flatten)]
+    depth: BTreeMap<String, Option<usize>>,
+    best_chain: u32,
+    max_chain: u32,
+    sim_calls: Option<u64>,
+    seconds: f64,
+}
+
+/// A [`ChainsSummary`] as `--json` writes it; the depth's keys name the reported chain
+/// (`depth12_mean`, `depth12_missing`, in that order).
+#[derive(Serialize)]
+struct SummaryJson {
+    summary: bool,
+    n: usize,
+    #[serde(flatten)]
+    depth: BTreeMap<String, serde_json::Value>,
+    best_chain_mean: f64,
+    max_chain_mean: f64,
+    seconds_mean: f64,
+    sim_calls_per_s: Option<u64>,
+}
+
+/// `x` rounded to three decimals (a millisecond, for the seconds).
+fn thousandths(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chains_json_keeps_its_keys_in_order_and_names_the_chain() {
+        let report = ChainsReport {
+            file: "a \"b\".pack".to_string(),
+            chain: 13,
+            depth: None,
+            best_chain: 11,
+            max_chain: 12,
+            sim_calls: Some(42),
+            seconds: 1.23456,
+        };
+        assert_eq!(
+            report.json(),
+            r#"{"file":"a \"b\".pack","depth13":null,"best_chain":11,"max_chain":12,"sim_calls":42,"seconds":1.235}"#
+        );
+        let summary = ChainsSummary::of(&[ChainsReport {
+            depth: Some(9),
+            ..report
+        }]);
+        assert_eq!(
+            summary.json(),
+            r#"{"summary":true,"n":1,"depth13_mean":9.0,"depth13_missing":0,"best_chain_mean":11.0,"max_chain_mean":12.0,"seconds_mean":1.235,"sim_calls_per_s":34}"#
+        );
     }
-    out.push('"');
-    out
 }

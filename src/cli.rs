@@ -1,7 +1,8 @@
 //! The command line: every flag of the original program plus the new engine settings.
 //!
 //! The flags are declared on [`Params`], one per field; this module adds `-ut` and `-ai`, which
-//! set fields in ways a field's own flag cannot, and the subcommands.
+//! set fields in ways a field's own flag cannot, and the subcommands, and spells settings back
+//! as flags ([`effective_flags`], what `-tm` prints first).
 //!
 //! The original read flags with a single dash (`-bw 5000`, `-bcm- -1`); clap reads long flags
 //! with two. [`parse`] accepts both by rewriting a token that is `-` + a known long name into
@@ -9,13 +10,16 @@
 //! original, which skipped unknown tokens silently, an unknown flag is an error that names the
 //! closest known one: a typo in a tuning run should not pass unnoticed.
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fmt;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use serde_json::Value;
 
+use crate::flag_values::whole;
 #[cfg(test)]
 use crate::params::NeighbourMode;
 use crate::params::{heading, Compatibility, Params, PlayerKind};
@@ -42,10 +46,10 @@ pub enum Command {
     #[command(args_override_self = true)]
     Selfcheck {
         /// Number of random turns to check.
-        #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+        #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = whole::<u64>())]
         turns: u64,
         /// Seed of the random games.
-        #[arg(long, value_name = "S", default_value_t = 0)]
+        #[arg(long, value_name = "S", default_value_t = 0, value_parser = whole::<u64>())]
         seed: u64,
     },
     /// Fixed-work beam benchmark: one line per position, then `nodes N nps M signature H`.
@@ -54,7 +58,8 @@ pub enum Command {
         #[command(subcommand)]
         kind: Option<BenchKind>,
         /// Node budget per position.
-        #[arg(long, value_name = "N", default_value_t = crate::bench::BENCH_NODES)]
+        #[arg(long, value_name = "N", default_value_t = crate::bench::BENCH_NODES,
+              value_parser = whole::<u64>())]
         nodes: u64,
     },
     /// Play matches between AIs under the real rules; results, Elo, SPRT, replays.
@@ -85,13 +90,14 @@ pub enum BenchKind {
         #[arg(long, value_name = "DIR")]
         packs: std::path::PathBuf,
         /// Use only the first N files (in name order).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = whole::<usize>())]
         limit: Option<usize>,
         /// One JSON object per sequence, then a summary object.
         #[arg(long)]
         json: bool,
         /// Report the first depth at which a chain of C or more is available (`depthC`).
-        #[arg(long, value_name = "C", default_value_t = crate::bench::REPORTED_CHAIN)]
+        #[arg(long, value_name = "C", default_value_t = crate::bench::REPORTED_CHAIN,
+              value_parser = whole::<u32>())]
         chain: u32,
         /// Search flags, as for playing.
         #[arg(
@@ -232,6 +238,66 @@ pub fn check_play_flags(flags: &[String]) -> Result<(), String> {
     }
 }
 
+/// The flags that give `params`, each setting whose flag's long name `shown` accepts spelled
+/// out (`-d 4 ... -tm ... -ai full`): what `-tm` prints first, so that a turn can be replayed
+/// with the settings that played it.
+pub fn effective_flags(params: &Params, shown: impl Fn(&str) -> bool) -> String {
+    let settings = settings_by_id(params);
+    let name = |arg: &clap::Arg, value: &Value| -> String {
+        let text = value
+            .as_str()
+            .map_or_else(|| value.to_string(), str::to_string);
+        // A setting whose type knows nothing of the command line is named by its variant.
+        arg.get_possible_values()
+            .into_iter()
+            .map(|v| v.get_name().to_string())
+            .find(|v| v.eq_ignore_ascii_case(&text))
+            .unwrap_or(text)
+    };
+    let command = RawCli::command();
+    let mut words = Vec::new();
+    for arg in command.get_arguments() {
+        let id = arg.get_id().as_str();
+        let (Some(long), Some(value)) = (arg.get_long(), settings.get(id)) else {
+            continue;
+        };
+        if !shown(long) {
+            continue;
+        }
+        let flag = display_flag(long);
+        match (arg.get_action(), value) {
+            (clap::ArgAction::SetTrue, Value::Bool(on)) => words.extend(on.then_some(flag)),
+            (clap::ArgAction::SetFalse, Value::Bool(on)) => words.extend((!on).then_some(flag)),
+            (_, Value::Bool(on)) => words.extend([flag, u8::from(*on).to_string()]),
+            (_, value) => words.extend([flag, name(arg, value)]),
+        }
+    }
+    words.join(" ")
+}
+
+/// Every setting of `params` by its field's name, which is also its flag's id (`-ai` stands
+/// for `player`).
+fn settings_by_id(params: &Params) -> HashMap<String, Value> {
+    fn leaves(value: Value, into: &mut HashMap<String, Value>) {
+        let Value::Object(fields) = value else { return };
+        for (name, value) in fields {
+            if value.is_object() {
+                leaves(value, into);
+            } else {
+                into.insert(name, value);
+            }
+        }
+    }
+    let mut settings = HashMap::new();
+    let tree = serde_json::to_value(params).expect("settings are numbers, switches and names");
+    leaves(tree, &mut settings);
+    settings.remove("player");
+    if let Some(player) = params.player.to_possible_value() {
+        settings.insert("ai".to_string(), Value::from(player.get_name()));
+    }
+    settings
+}
+
 /// Where the subcommand starts in normalised `args`: the first token that is neither a flag
 /// nor the value of the flag before it.
 fn subcommand_index(args: &[String], flags: &[KnownFlag]) -> usize {
@@ -306,6 +372,8 @@ const NEW_FLAGS: &[&str] = &[
     "transcripts",
     "sprt",
     "shard",
+    "html",
+    "input-of",
 ];
 
 const AFTER_HELP: &str = "\
@@ -514,7 +582,7 @@ fn nearest_name<'a>(name: &str, flags: &'a [KnownFlag]) -> Option<&'a str> {
         .iter()
         .filter(|f| !f.short)
         .map(|f| &f.name)
-        .map(|n| (edit_distance(name, n), common_prefix_len(name, n), n))
+        .map(|n| (strsim::levenshtein(name, n), common_prefix_len(name, n), n))
         .filter(|&(d, _, _)| d <= max_distance)
         .min_by_key(|&(d, prefix, _)| (d, std::cmp::Reverse(prefix)))
         .map(|(_, _, n)| n.as_str())
@@ -522,22 +590,6 @@ fn nearest_name<'a>(name: &str, flags: &'a [KnownFlag]) -> Option<&'a str> {
 
 fn common_prefix_len(a: &str, b: &str) -> usize {
     a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
-}
-
-/// Levenshtein distance.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
-        }
-    }
-    row[b.len()]
 }
 
 fn from_clap(err: clap::Error) -> CliError {
@@ -1058,6 +1110,121 @@ mod tests {
         }
     }
 
+    /// Every long flag of `command` and its subcommands, after the subcommands that lead to it.
+    fn all_flags(command: &clap::Command, path: &[String]) -> Vec<(Vec<String>, clap::Arg)> {
+        let mut flags: Vec<_> = command
+            .get_arguments()
+            .filter(|arg| arg.get_long().is_some())
+            .map(|arg| (path.to_vec(), arg.clone()))
+            .collect();
+        for sub in command.get_subcommands() {
+            let path = [path, &[sub.get_name().to_string()]].concat();
+            flags.extend(all_flags(sub, &path));
+        }
+        flags
+    }
+
+    /// Whether `arg` takes a number: `Some(true)` for a whole number of 0 or more.
+    fn takes_number(arg: &clap::Arg) -> Option<bool> {
+        use std::any::TypeId;
+        let value = arg.get_value_parser().type_id();
+        let is = |types: &[TypeId]| types.iter().any(|t| value == *t);
+        let unsigned = [
+            TypeId::of::<u8>(),
+            TypeId::of::<u32>(),
+            TypeId::of::<u64>(),
+            TypeId::of::<usize>(),
+        ];
+        if is(&unsigned) {
+            Some(true)
+        } else if is(&[TypeId::of::<i32>(), TypeId::of::<f64>()]) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    #[test]
+    fn every_numeric_flag_says_what_it_takes() {
+        let mut checked = 0;
+        for (path, arg) in all_flags(&RawCli::command(), &[]) {
+            let Some(unsigned) = takes_number(&arg).filter(|_| arg.get_action().takes_values())
+            else {
+                continue;
+            };
+            let flag = format!("--{}", arg.get_long().unwrap());
+            let bad_values: &[&str] = if unsigned { &["x", "-5"] } else { &["x"] };
+            for bad in bad_values {
+                let line = [&path[..], &[flag.clone(), bad.to_string()]].concat();
+                match parse(std::iter::once("ysai".to_string()).chain(line)) {
+                    Err(CliError::InvalidValue { reason, .. }) => assert!(
+                        reason.starts_with("expected a "),
+                        "{path:?} {flag} {bad}: {reason}"
+                    ),
+                    other => panic!("{path:?} {flag} {bad}: {other:?}"),
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked > 60, "{checked} numeric flags");
+    }
+
+    #[test]
+    fn a_turn_limit_needs_time_to_think() {
+        use crate::search::timeman::MIN_TURN_MS;
+        let e = error(&format!("--turn-ms {}", MIN_TURN_MS - 1));
+        assert!(
+            e.to_string().contains(&format!(
+                "expected a whole number, at least {MIN_TURN_MS} ms"
+            )),
+            "{e}"
+        );
+        let shortest = params(&format!("--turn-ms {MIN_TURN_MS}"));
+        assert_eq!(shortest.clock.turn_limit_ms, MIN_TURN_MS);
+    }
+
+    #[test]
+    fn depths_are_those_the_searches_have_room_for() {
+        let p = params("-d 6 -ed 0");
+        assert_eq!((p.search.search_depth, p.search.enemy_search_depth), (6, 0));
+        for bad in ["-d 0", "-d 7", "-ed 7"] {
+            let e = error(bad).to_string();
+            assert!(e.contains("expected a whole number from"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn subcommand_flags_are_shown_with_two_dashes() {
+        for (path, arg) in all_flags(&RawCli::command(), &[]) {
+            let flag = arg.get_long().unwrap();
+            if !path.is_empty() {
+                assert_eq!(display_flag(flag), format!("--{flag}"), "{path:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_effective_flags_give_the_same_settings() {
+        for line in [
+            "",
+            FINAL_RUN_SH,
+            QUAL_RECOMMENDED,
+            "--style original -bcm 13 --no-ai2 --no-nc -nes -ncfc -tt 0 -m -it -sbcm",
+            "--ai rush --late-game --no-hold-fire --neighbours table --height-cutoff final",
+            "-ai 1 -d 6 -ed 0 --threads 3 --turn-ms 334 -t 9 -g 2 --seed 7 -emdh 0.25",
+        ] {
+            let settings = params(line);
+            let flags = effective_flags(&settings, |_| true);
+            assert_eq!(params(&flags), settings, "`{line}` gave `{flags}`");
+        }
+        let shown = effective_flags(&Params::default(), |flag| flag != "bw");
+        assert!(
+            shown.contains(" -bcw 1500 ") && !shown.contains(" -bw "),
+            "{shown}"
+        );
+        assert!(shown.ends_with(" -ai full"), "{shown}");
+    }
+
     #[test]
     fn missing_value() {
         assert_eq!(
@@ -1209,6 +1376,8 @@ mod tests {
             "ai" => return "1".to_string(),
             // Any value but 0 means on, the default.
             "tt" => return "0".to_string(),
+            // The searches go 6 plies deep at most.
+            "d" | "ed" => return "3".to_string(),
             _ => {}
         }
         let command = RawCli::command();
@@ -1245,14 +1414,6 @@ mod tests {
             assert_ne!(params(off), Params::default(), "{off}");
         }
         assert_eq!(params("--threads 3 -ut"), Params::default());
-    }
-
-    #[test]
-    fn edit_distance_examples() {
-        assert_eq!(edit_distance("bww", "bw"), 1);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("nbw", "nbw"), 0);
     }
 
     #[test]

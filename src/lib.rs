@@ -10,6 +10,7 @@ pub mod arena;
 pub mod bench;
 pub mod bitboard;
 pub mod cli;
+mod flag_values;
 pub mod package;
 pub mod params;
 pub mod play;

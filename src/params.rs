@@ -4,8 +4,10 @@
 //!
 //! Each field names the original flag and field (see `spec/ysai-reference.md` §7). Defaults are
 //! those of the final version; flags that only the qualifier version had use the qualifier's
-//! default. Values are stored as given: range checks and clamping belong to the code that uses
-//! them, so that a replayed command line means exactly what it meant to the original.
+//! default. A value is refused only where no player could use it (a negative width, a depth the
+//! searches have no room for, a turn too short to think in; `flag_values` says what a flag
+//! takes); any other is stored as given: clamping belongs to the code that uses it, so
+//! that a replayed command line means exactly what it meant to the original.
 //!
 //! The flags are grouped by who reads them (`#[command(flatten)]`): the first beam, the
 //! per-turn beams, the full searches, the original's own turn, the rule switches, and so on.
@@ -20,9 +22,11 @@
 
 use std::time::Instant;
 
-use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::builder::TypedValueParser;
 use clap::ArgAction;
+use serde::{Serialize, Serializer};
 
+use crate::flag_values::{at_least, choice, number, whole, within};
 use crate::player::rush::RUSH_OPENING;
 use crate::player::CounterConfig;
 use crate::policy::plan_rules::{self, RulesConfig};
@@ -30,7 +34,8 @@ use crate::policy::REFINE_DEPTH;
 use crate::search::beam::{BeamConfig, BeamEval, Target, TURN_BEAM_TARGET};
 pub use crate::search::beam::{BeamEvalKind, HeightCutoff};
 use crate::search::chokudai::ChokudaiConfig;
-use crate::search::eval::{CounterVerdict, EvalContext};
+use crate::search::eval::{CounterVerdict, EvalContext, MAX_DEPTH};
+use crate::search::timeman::{MIN_TURN_MS, SAFETY_MARGIN_MS, SAFETY_SHARE};
 pub use crate::sim::neighbours::NeighbourMode;
 
 /// The defaults shown in `--help` are the ones [`Params::default`] returns.
@@ -53,7 +58,7 @@ pub(crate) mod heading {
 }
 
 /// Which move chooser plays the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
 pub enum PlayerKind {
     /// Uniformly random legal moves, reproducible from `--seed`.
     Random,
@@ -70,7 +75,7 @@ pub enum PlayerKind {
 }
 
 /// Which defaults the play flags take (`--style`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
 pub enum Style {
     /// This program's defaults.
     Default,
@@ -81,7 +86,7 @@ pub enum Style {
 
 /// All settings of one run, and the command-line flag of each, in groups by who reads them
 /// (see `play::flags_without_effect`).
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct Params {
     #[command(flatten)]
     pub search: SearchFlags,
@@ -123,7 +128,7 @@ pub struct Params {
     // `--neighbours`, hence the explicit display order of this group.
     /// `--threads N`: worker threads; 0 (the default) = all cores. The original `-ut` also
     /// means all cores.
-    #[arg(long = "threads", value_name = "N", default_value_t = D.threads)]
+    #[arg(long = "threads", value_name = "N", default_value_t = D.threads, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::ENGINE, display_order = 1, help = "Worker threads; 0 = all cores")]
     pub threads: usize,
     /// `--ai NAME`: which move chooser plays. Set by the named values of `-ai` (see
@@ -135,32 +140,35 @@ pub struct Params {
           value_parser = choice(&[("table", NeighbourMode::Table), ("shift", NeighbourMode::Shift)]))]
     #[arg(help_heading = heading::ENGINE, display_order = 4,
           help = "Neighbour lookup of the simulator: table (precomputed, 160 MiB) or shift (bit shifts)")]
+    #[serde(serialize_with = "by_name")]
     pub neighbours: NeighbourMode,
     /// `--seed N`: seed of the random player and of the rush player's tie-breaks.
-    #[arg(long = "seed", value_name = "N", default_value_t = D.seed)]
+    #[arg(long = "seed", value_name = "N", default_value_t = D.seed, value_parser = whole::<u64>())]
     #[arg(help_heading = heading::ENGINE, display_order = 5, help = "Seed of the random player and of the rush player's tie-breaks")]
     pub seed: u64,
 }
 
 /// My and the enemy's full searches: read by ysai's turn when `--guard-ms` gives it time, and by the original's.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct SearchFlags {
     /// `-d N` (searchDepth): depth of my full search (the original's maximum is 6).
-    #[arg(long = "d", value_name = "N", default_value_t = D.search.search_depth)]
-    #[arg(help_heading = heading::SEARCH, help = "Depth of my full search (at most 6)")]
+    #[arg(long = "d", value_name = "N", default_value_t = D.search.search_depth,
+          value_parser = within(1, MAX_DEPTH))]
+    #[arg(help_heading = heading::SEARCH, help = "Depth of my full search (1 to 6)")]
     pub search_depth: usize,
     /// `-ed N` (enesearchDepth): depth of the enemy full search.
-    #[arg(long = "ed", value_name = "N", default_value_t = D.search.enemy_search_depth)]
-    #[arg(help_heading = heading::SEARCH, help = "Depth of the enemy full search")]
+    #[arg(long = "ed", value_name = "N", default_value_t = D.search.enemy_search_depth,
+          value_parser = within(0, MAX_DEPTH))]
+    #[arg(help_heading = heading::SEARCH, help = "Depth of the enemy full search (0 to 6)")]
     pub enemy_search_depth: usize,
     /// `-tt N` (usett): transposition tables on; `-tt 0` turns them off.
     #[arg(long = "tt", value_name = "N", action = ArgAction::Set,
-          value_parser = clap::value_parser!(i32).map(|n| n != 0),
+          value_parser = whole::<i32>().map(|n| n != 0),
           default_value = if D.search.use_tt { "1" } else { "0" })]
     #[arg(help_heading = heading::SEARCH, help = "Transposition tables; 0 turns them off")]
     pub use_tt: bool,
     /// `--hash MB`: size of the full searches' shared transposition table.
-    #[arg(long = "hash", value_name = "MB", default_value_t = D.search.tt_megabytes)]
+    #[arg(long = "hash", value_name = "MB", default_value_t = D.search.tt_megabytes, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::SEARCH, help = "Transposition table size in MiB")]
     pub tt_megabytes: usize,
     /// `-it` (ignoretime): never reduce search depths when time runs short (§9i).
@@ -194,40 +202,40 @@ pub struct SearchFlags {
 }
 
 /// The full searches' leaf evaluation: read wherever they run.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct EvalFlags {
     /// `-hl N` (hyouka_limit): evaluation per column of height >= 17 while the gauge is below 80.
-    #[arg(long = "hl", value_name = "N", default_value_t = D.eval.eval_limit)]
+    #[arg(long = "hl", value_name = "N", default_value_t = D.eval.eval_limit, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::EVALUATION,
           help = "Per column of height >= 17 while the skill gauge is below 80")]
     pub eval_limit: i32,
     /// `-emdh X` (enemaydrophyouka): evaluation per "enemy may drop ojama" branch (§10).
-    #[arg(long = "emdh", value_name = "X", default_value_t = D.eval.enemy_may_drop_eval)]
+    #[arg(long = "emdh", value_name = "X", default_value_t = D.eval.enemy_may_drop_eval, value_parser = number())]
     #[arg(help_heading = heading::EVALUATION, help = "Per branch where the enemy may drop ojama")]
     pub enemy_may_drop_eval: f64,
     /// `-endh X` (enenotdrophyouka): evaluation per "enemy chose not to drop" branch (§10).
     /// The qualifier's default was 15.
-    #[arg(long = "endh", value_name = "X", default_value_t = D.eval.enemy_not_drop_eval)]
+    #[arg(long = "endh", value_name = "X", default_value_t = D.eval.enemy_not_drop_eval, value_parser = number())]
     #[arg(help_heading = heading::EVALUATION,
           help = "Per branch where the enemy chose not to drop ojama (qualifier: 15)")]
     pub enemy_not_drop_eval: f64,
     /// `-fmcn N` (firstminchainnum): chains shorter than this get `first_min_chain_minus` (§10).
-    #[arg(long = "fmcn", value_name = "N", default_value_t = D.eval.first_min_chain_num)]
+    #[arg(long = "fmcn", value_name = "N", default_value_t = D.eval.first_min_chain_num, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::EVALUATION,
           help = "Chains shorter than this get the -fmcm penalty")]
     pub first_min_chain_num: i32,
     /// `-fmcm X` (firstminchainminus): penalty for firing a chain below `first_min_chain_num`.
-    #[arg(long = "fmcm", value_name = "X", default_value_t = D.eval.first_min_chain_minus)]
+    #[arg(long = "fmcm", value_name = "X", default_value_t = D.eval.first_min_chain_minus, value_parser = number())]
     #[arg(help_heading = heading::EVALUATION,
           help = "Penalty for firing a chain shorter than -fmcn")]
     pub first_min_chain_minus: f64,
     /// `-smcn N` (secondminchainnum): chains shorter than this get `second_min_chain_minus`.
-    #[arg(long = "smcn", value_name = "N", default_value_t = D.eval.second_min_chain_num)]
+    #[arg(long = "smcn", value_name = "N", default_value_t = D.eval.second_min_chain_num, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::EVALUATION,
           help = "Chains shorter than this get the -smcm penalty")]
     pub second_min_chain_num: i32,
     /// `-smcm X` (secondminchainminus): penalty for firing a chain below `second_min_chain_num`.
-    #[arg(long = "smcm", value_name = "X", default_value_t = D.eval.second_min_chain_minus)]
+    #[arg(long = "smcm", value_name = "X", default_value_t = D.eval.second_min_chain_minus, value_parser = number())]
     #[arg(help_heading = heading::EVALUATION,
           help = "Penalty for firing a chain shorter than -smcn")]
     pub second_min_chain_minus: f64,
@@ -238,40 +246,48 @@ pub struct EvalFlags {
 }
 
 /// The longest answer: read by every player that thinks.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct ClockFlags {
     /// `--turn-ms MS`: the longest one answer may take (the qualifier's 20 s). Every time
     /// budget is also scaled by the game clock left (see `search::timeman`).
-    #[arg(long = "turn-ms", value_name = "MS", default_value_t = D.clock.turn_limit_ms)]
-    #[arg(help_heading = heading::ENGINE, help = "Longest time one answer may take")]
+    #[arg(long = "turn-ms", value_name = "MS", default_value_t = D.clock.turn_limit_ms,
+          value_parser = at_least(MIN_TURN_MS, turn_limit_floor()))]
+    #[arg(help_heading = heading::ENGINE, help = format!("Longest time one answer may take (at least {MIN_TURN_MS})"))]
     pub turn_limit_ms: u64,
 }
 
+/// Why `--turn-ms` refuses less than [`MIN_TURN_MS`], for its error.
+fn turn_limit_floor() -> String {
+    format!(
+        " ms: the time manager keeps {SAFETY_MARGIN_MS} ms and 1/{SAFETY_SHARE} of every turn back, so a shorter turn leaves no time to search"
+    )
+}
+
 /// The first beam (turn 0): read by the beam player, ysai's turn and the original's.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct OpeningBeamFlags {
     /// `-bd N` (beamsearchDepth): maximum depth of the first chain-building beam.
-    #[arg(long = "bd", value_name = "N", default_value_t = D.opening.beam_depth)]
+    #[arg(long = "bd", value_name = "N", default_value_t = D.opening.beam_depth, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::FIRST_BEAM, help = "Maximum depth")]
     pub beam_depth: usize,
     /// `-bw N` (beamsearchWidth): first-beam total width per depth.
-    #[arg(long = "bw", value_name = "N", default_value_t = D.opening.beam_width)]
+    #[arg(long = "bw", value_name = "N", default_value_t = D.opening.beam_width, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::FIRST_BEAM, help = "Total width per depth (the default player narrows depths that would not end in time)")]
     pub beam_width: usize,
     /// `-bcw N` (beamsearchChainWidth): first-beam width per chain bucket.
-    #[arg(long = "bcw", value_name = "N", default_value_t = D.opening.beam_chain_width)]
+    #[arg(long = "bcw", value_name = "N", default_value_t = D.opening.beam_chain_width, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::FIRST_BEAM, help = "Width per chain bucket")]
     pub beam_chain_width: usize,
     /// `-bminx N` (beamminx): lowest pack x the first beam tries.
-    #[arg(long = "bminx", value_name = "N", default_value_t = D.opening.beam_min_x)]
+    #[arg(long = "bminx", value_name = "N", default_value_t = D.opening.beam_min_x, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::FIRST_BEAM, help = "Lowest pack x tried")]
     pub beam_min_x: i32,
     /// `-bmaxx N` (beammaxx): highest pack x the first beam tries.
-    #[arg(long = "bmaxx", value_name = "N", default_value_t = D.opening.beam_max_x)]
+    #[arg(long = "bmaxx", value_name = "N", default_value_t = D.opening.beam_max_x, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::FIRST_BEAM, help = "Highest pack x tried")]
     pub beam_max_x: i32,
     /// `-ftl MS` (firsttimelimit): first-beam time limit, counted from reading the first pack.
-    #[arg(long = "ftl", value_name = "MS", default_value_t = D.opening.first_time_limit_ms)]
+    #[arg(long = "ftl", value_name = "MS", default_value_t = D.opening.first_time_limit_ms, value_parser = whole::<u64>())]
     #[arg(help_heading = heading::FIRST_BEAM,
           help = "Time limit, counted from reading the first pack")]
     pub first_time_limit_ms: u64,
@@ -284,37 +300,39 @@ pub struct OpeningBeamFlags {
           ]))]
     #[arg(help_heading = heading::FIRST_BEAM,
           help = "Column of 14+: off, qualifier (node worth 0), final")]
+    #[serde(serialize_with = "by_name")]
     pub height_cutoff: HeightCutoff,
     /// `--beam-eval ysai|potential`: what the first and per-turn beams rank nodes by.
     #[arg(long = "beam-eval", value_name = "ysai|potential", default_value = "potential",
           value_parser = choice(&[("ysai", BeamEvalKind::Ysai), ("potential", BeamEvalKind::Potential)]))]
     #[arg(help_heading = heading::FIRST_BEAM,
           help = "Node rank of the first and per-turn beams: ysai (next pack's chains), potential (erase one block)")]
+    #[serde(serialize_with = "by_name")]
     pub beam_eval: BeamEvalKind,
     /// `--beam-nodes N`: node budget of every beam (0 = none). With a budget the beams stop
     /// at a depth boundary and return the same plan at any thread count.
-    #[arg(long = "beam-nodes", value_name = "N", default_value_t = D.opening.beam_nodes)]
+    #[arg(long = "beam-nodes", value_name = "N", default_value_t = D.opening.beam_nodes, value_parser = whole::<u64>())]
     #[arg(help_heading = heading::FIRST_BEAM,
           help = "Node budget of every beam (reproducible); 0 = none")]
     pub beam_nodes: u64,
 }
 
 /// The chain the first beam aims at and stops on: read by the beam player and the original's turn.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct PlanTargetFlags {
     /// `-bcm N` (beamChainmax1): target chain of the first beam; `<= 0` disables the target.
-    #[arg(long = "bcm", value_name = "N", default_value_t = D.target.beam_chain_max)]
+    #[arg(long = "bcm", value_name = "N", default_value_t = D.target.beam_chain_max, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::PLAN_TARGET, help = "Target chain; <= 0 disables the target")]
     pub beam_chain_max: i32,
     /// `-bcm- N` (beamChainmaxminus): once the target is found, keep buckets `>= target + N`.
     /// The final version clamped a parsed positive N to 0 while the unparsed default 1 stays 1;
     /// the qualifier kept buckets `>= best - N` unclamped. The raw value is kept here.
-    #[arg(long = "bcm-", value_name = "N", default_value_t = D.target.beam_chain_max_minus)]
+    #[arg(long = "bcm-", value_name = "N", default_value_t = D.target.beam_chain_max_minus, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::PLAN_TARGET,
           help = "Once the target is found, keep chain buckets >= target + N")]
     pub beam_chain_max_minus: i32,
     /// `-bcm2 N` (beamChainmax2): stop the first beam once its best chain is `>= N`; `<= 0`: never.
-    #[arg(long = "bcm2", value_name = "N", default_value_t = D.target.beam_chain_max2)]
+    #[arg(long = "bcm2", value_name = "N", default_value_t = D.target.beam_chain_max2, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::PLAN_TARGET,
           help = "Stop once the best chain is >= N; <= 0 never stops")]
     pub beam_chain_max2: i32,
@@ -326,65 +344,65 @@ pub struct PlanTargetFlags {
 }
 
 /// The per-turn beams' size: read by the beam player, ysai's turn and the original's.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct TurnBeamFlags {
     /// `-nbw N` (nextbeamsearchWidth): per-turn beam width.
-    #[arg(long = "nbw", value_name = "N", default_value_t = D.turn_beams.next_beam_width)]
+    #[arg(long = "nbw", value_name = "N", default_value_t = D.turn_beams.next_beam_width, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::TURN_BEAMS, help = "Width (the default player narrows depths that would not end in time)")]
     pub next_beam_width: usize,
     /// `-nbcw N` (nextbeamsearchChainWidth): per-turn beam width per chain bucket.
-    #[arg(long = "nbcw", value_name = "N", default_value_t = D.turn_beams.next_beam_chain_width)]
+    #[arg(long = "nbcw", value_name = "N", default_value_t = D.turn_beams.next_beam_chain_width, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::TURN_BEAMS, help = "Width per chain bucket")]
     pub next_beam_chain_width: usize,
     /// `-nbd N` (nextbeamsearchDepth): per-turn beam depth (also the enemy beam of §9g).
-    #[arg(long = "nbd", value_name = "N", default_value_t = D.turn_beams.next_beam_depth)]
+    #[arg(long = "nbd", value_name = "N", default_value_t = D.turn_beams.next_beam_depth, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::TURN_BEAMS,
           help = "Depth (also of the enemy beam of the skill-mode decision)")]
     pub next_beam_depth: usize,
 }
 
 /// The per-turn beams' time and aim, which ysai's turn sets from its own clock and plan: read by the beam player and the original's turn.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct TurnBeamLimitFlags {
     /// `-nftl MS` (nextfirsttimelimit): per-turn beam time.
-    #[arg(long = "nftl", value_name = "MS", default_value_t = D.turn_beam_limits.next_beam_time_ms)]
+    #[arg(long = "nftl", value_name = "MS", default_value_t = D.turn_beam_limits.next_beam_time_ms, value_parser = whole::<u64>())]
     #[arg(help_heading = heading::TURN_BEAMS, help = "Time per turn")]
     pub next_beam_time_ms: u64,
     /// `--nbtmax N`: the per-turn beam aims at a 10-chain while my best chain on the first move
     /// is at most N (the qualifier used 10, the final 7).
-    #[arg(long = "nbtmax", value_name = "N", default_value_t = D.turn_beam_limits.next_beam_target_max)]
+    #[arg(long = "nbtmax", value_name = "N", default_value_t = D.turn_beam_limits.next_beam_target_max, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::TURN_BEAMS,
           help = "Aim at a 10-chain while my best chain is <= N")]
     pub next_beam_target_max: i32,
 }
 
 /// The beam that looks for the opponent's answer: read by ysai's turn and the original's.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct AnswerBeamFlags {
     /// `-ebw N` (enebeamsearchWidth): counter analysis, enemy beam width (§9e).
-    #[arg(long = "ebw", value_name = "N", default_value_t = D.answer_beam.enemy_beam_width)]
+    #[arg(long = "ebw", value_name = "N", default_value_t = D.answer_beam.enemy_beam_width, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: enemy beam width")]
     pub enemy_beam_width: usize,
     /// `-ebcw N` (enebeamsearchChainWidth): counter analysis, width per chain bucket.
-    #[arg(long = "ebcw", value_name = "N", default_value_t = D.answer_beam.enemy_beam_chain_width)]
+    #[arg(long = "ebcw", value_name = "N", default_value_t = D.answer_beam.enemy_beam_chain_width, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: width per chain bucket")]
     pub enemy_beam_chain_width: usize,
 }
 
 /// The full search's time in ysai's turn.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct GuardFlags {
     /// `--guard-ms MS`: what ysai's full search may take each turn from turn 8 at the
     /// qualifier's clock (scaled like every budget; when that comes to less than 50 ms it runs
     /// its fewest plies instead); 0 = no search, a plan's move stands if it survives the turn.
-    #[arg(long = "guard-ms", value_name = "MS", default_value_t = D.guard.guard_ms)]
+    #[arg(long = "guard-ms", value_name = "MS", default_value_t = D.guard.guard_ms, value_parser = whole::<u64>())]
     #[arg(help_heading = heading::YSAI_TURN,
           help = "The full search's time each turn from turn 8 (scaled; under 50 ms, its fewest plies); 0 = none, a plan's move stands if it survives the turn")]
     pub guard_ms: u64,
 }
 
 /// The exchange reader: read by ysai's turn only.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct ExchangeFlags {
     /// `--exchange`: ysai reads the exchange (my fires, holds and counters played against the
     /// opponent's race and answers) on the turns a big attack is within reach of either side,
@@ -399,14 +417,14 @@ pub struct ExchangeFlags {
     /// takes a fire by the plan's depth that sends more, or as much sooner, and while the plan
     /// falls short of a 13-chain a later one that reaches it or sends half as much again
     /// (`Plan::refined_by`); 0 = never.
-    #[arg(long = "refine-ms", value_name = "MS", default_value_t = D.exchange.refine_ms)]
+    #[arg(long = "refine-ms", value_name = "MS", default_value_t = D.exchange.refine_ms, value_parser = whole::<u64>())]
     #[arg(help_heading = heading::YSAI_TURN,
           help = "Search a followed plan again each turn for this long (scaled): take a bigger or sooner fire by its depth, or below a 13-chain a much bigger later one; 0 = never")]
     pub refine_ms: u64,
 }
 
 /// Switches of the champion's rules: read by ysai's turn and the rush player.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct RuleFlags {
     /// `--no-counter-plan`: ysai (and the rush player) does not answer a spike in the opponent's threat
     /// with a counter plan (an ablation switch: the rule is part of the champion's design).
@@ -429,7 +447,7 @@ pub struct RuleFlags {
 }
 
 /// What only the rush player reads.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct RushFlags {
     /// `--late-game`: below its reserve the rush player's searches take an eighth of the time
     /// left (instead of one second scaled to it), and it still answers threat spikes and
@@ -441,7 +459,7 @@ pub struct RushFlags {
 }
 
 /// The original's own turn (`--style original`): its plan acceptance, per-turn beam and skill-mode rules, and counter analysis.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct OriginalTurnFlags {
     /// `-ncfc` (checkfirstchain = false): `false` skips the counter-attack analysis (§9e).
     #[arg(long = "ncfc", action = ArgAction::SetFalse)]
@@ -449,20 +467,20 @@ pub struct OriginalTurnFlags {
           help = "Skip the counter-attack analysis of the enemy's chains")]
     pub check_first_chain: bool,
     /// `-btl MS` (beamtimelimit): deadline for the final sort and selection of any beam.
-    #[arg(long = "btl", value_name = "MS", default_value_t = D.original.beam_time_limit_ms)]
+    #[arg(long = "btl", value_name = "MS", default_value_t = D.original.beam_time_limit_ms, value_parser = whole::<u64>())]
     #[arg(help_heading = heading::ORIGINAL_TURN,
           help = "Deadline for the final selection of any beam")]
     pub beam_time_limit_ms: u64,
     /// `-bihmax N` (beamIgnoreHyoukamax): plan-acceptance threshold (§9h).
-    #[arg(long = "bihmax", value_name = "N", default_value_t = D.original.beam_ignore_eval_max)]
+    #[arg(long = "bihmax", value_name = "N", default_value_t = D.original.beam_ignore_eval_max, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::ORIGINAL_TURN, help = "Plan acceptance: upper evaluation threshold")]
     pub beam_ignore_eval_max: i32,
     /// `-bihmin N` (beamIgnoreHyoukamin): plan-acceptance threshold (§9h).
-    #[arg(long = "bihmin", value_name = "N", default_value_t = D.original.beam_ignore_eval_min)]
+    #[arg(long = "bihmin", value_name = "N", default_value_t = D.original.beam_ignore_eval_min, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::ORIGINAL_TURN, help = "Plan acceptance: lower evaluation threshold")]
     pub beam_ignore_eval_min: i32,
     /// `-bihd N` (beamIgnoreHyoukadiff): plan-acceptance margin (§9h).
-    #[arg(long = "bihd", value_name = "N", default_value_t = D.original.beam_ignore_eval_diff)]
+    #[arg(long = "bihd", value_name = "N", default_value_t = D.original.beam_ignore_eval_diff, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::ORIGINAL_TURN,
           help = "Plan acceptance: margin to the best full-search move")]
     pub beam_ignore_eval_diff: i32,
@@ -482,12 +500,12 @@ pub struct OriginalTurnFlags {
           help = "Also enter skill mode when my best chain is below 7 (final version)")]
     pub skill_mode_final: bool,
     /// `-nbminc N` (nextbeamsearchminChain): skill mode is considered below this chain size (§9g).
-    #[arg(long = "nbminc", value_name = "N", default_value_t = D.original.next_beam_min_chain)]
+    #[arg(long = "nbminc", value_name = "N", default_value_t = D.original.next_beam_min_chain, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::ORIGINAL_TURN,
           help = "Consider skill mode when no chain of this size is reachable")]
     pub next_beam_min_chain: i32,
     /// `-nbihd N` (nextbeamIgnoreHyoukadiff): per-turn beam acceptance margin (§9h).
-    #[arg(long = "nbihd", value_name = "N", default_value_t = D.original.next_beam_ignore_eval_diff)]
+    #[arg(long = "nbihd", value_name = "N", default_value_t = D.original.next_beam_ignore_eval_diff, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::ORIGINAL_TURN,
           help = "Acceptance margin to the best full-search move")]
     pub next_beam_ignore_eval_diff: i32,
@@ -498,78 +516,79 @@ pub struct OriginalTurnFlags {
 }
 
 /// The original's helper beams: counter analysis, skill-mode decision, safety and skill.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct HelperBeamFlags {
     /// `-ebd N` (enebeamsearchDepth): counter analysis, depth of the first enemy beam.
-    #[arg(long = "ebd", value_name = "N", default_value_t = D.helpers.enemy_beam_depth)]
+    #[arg(long = "ebd", value_name = "N", default_value_t = D.helpers.enemy_beam_depth, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::HELPER_BEAMS,
           help = "Counter analysis: depth of the first enemy beam")]
     pub enemy_beam_depth: usize,
     /// `-ebt MS` (enebeamsearchlimit): counter analysis, time per beam.
-    #[arg(long = "ebt", value_name = "MS", default_value_t = D.helpers.enemy_beam_time_ms)]
+    #[arg(long = "ebt", value_name = "MS", default_value_t = D.helpers.enemy_beam_time_ms, value_parser = whole::<u64>())]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Counter analysis: time per beam")]
     pub enemy_beam_time_ms: u64,
     /// `-nebw N` (nextenebeamsearchWidth): enemy beam width for the skill-mode decision (§9g).
-    #[arg(long = "nebw", value_name = "N", default_value_t = D.helpers.next_enemy_beam_width)]
+    #[arg(long = "nebw", value_name = "N", default_value_t = D.helpers.next_enemy_beam_width, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill-mode decision: enemy beam width")]
     pub next_enemy_beam_width: usize,
     /// `-nebcw N` (nextenebeamsearchChainWidth): that beam's width per chain bucket.
-    #[arg(long = "nebcw", value_name = "N", default_value_t = D.helpers.next_enemy_beam_chain_width)]
+    #[arg(long = "nebcw", value_name = "N", default_value_t = D.helpers.next_enemy_beam_chain_width, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::HELPER_BEAMS,
           help = "Skill-mode decision: width per chain bucket")]
     pub next_enemy_beam_chain_width: usize,
     /// `-nebt MS` (nextenebeamsearchlimit): that beam's time.
-    #[arg(long = "nebt", value_name = "MS", default_value_t = D.helpers.next_enemy_beam_time_ms)]
+    #[arg(long = "nebt", value_name = "MS", default_value_t = D.helpers.next_enemy_beam_time_ms, value_parser = whole::<u64>())]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill-mode decision: time")]
     pub next_enemy_beam_time_ms: u64,
     /// `-dbw N` (droppedbeamsearchWidth): safety beam width (§9f).
-    #[arg(long = "dbw", value_name = "N", default_value_t = D.helpers.dropped_beam_width)]
+    #[arg(long = "dbw", value_name = "N", default_value_t = D.helpers.dropped_beam_width, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::HELPER_BEAMS,
           help = "Safety beam (enemy attacks during my plan): width")]
     pub dropped_beam_width: usize,
     /// `-dbcw N` (droppedbeamsearchChainWidth): safety beam width per chain bucket.
-    #[arg(long = "dbcw", value_name = "N", default_value_t = D.helpers.dropped_beam_chain_width)]
+    #[arg(long = "dbcw", value_name = "N", default_value_t = D.helpers.dropped_beam_chain_width, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Safety beam: width per chain bucket")]
     pub dropped_beam_chain_width: usize,
     /// `-dbd N` (droppedbeamsearchDepth): safety beam depth.
-    #[arg(long = "dbd", value_name = "N", default_value_t = D.helpers.dropped_beam_depth)]
+    #[arg(long = "dbd", value_name = "N", default_value_t = D.helpers.dropped_beam_depth, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Safety beam: depth")]
     pub dropped_beam_depth: usize,
     /// `-dbt MS` (droppedbeamsearchlimit): safety beam time, per drop depth.
-    #[arg(long = "dbt", value_name = "MS", default_value_t = D.helpers.dropped_beam_time_ms)]
+    #[arg(long = "dbt", value_name = "MS", default_value_t = D.helpers.dropped_beam_time_ms, value_parser = whole::<u64>())]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Safety beam: time per drop depth")]
     pub dropped_beam_time_ms: u64,
     /// `-sbw N` (skillbeamsearchWidth): skill beam width (§9g).
-    #[arg(long = "sbw", value_name = "N", default_value_t = D.helpers.skill_beam_width)]
+    #[arg(long = "sbw", value_name = "N", default_value_t = D.helpers.skill_beam_width, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: width")]
     pub skill_beam_width: usize,
     /// `-sbcw N` (skillbeamsearchChainWidth): skill beam width per chain bucket.
-    #[arg(long = "sbcw", value_name = "N", default_value_t = D.helpers.skill_beam_chain_width)]
+    #[arg(long = "sbcw", value_name = "N", default_value_t = D.helpers.skill_beam_chain_width, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: width per chain bucket")]
     pub skill_beam_chain_width: usize,
     /// `-sbd N` (skillbeamsearchDepth): skill beam depth.
-    #[arg(long = "sbd", value_name = "N", default_value_t = D.helpers.skill_beam_depth)]
+    #[arg(long = "sbd", value_name = "N", default_value_t = D.helpers.skill_beam_depth, value_parser = whole::<usize>())]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: depth")]
     pub skill_beam_depth: usize,
     /// `-sbt MS` (skillbeamsearchlimit): skill beam time.
-    #[arg(long = "sbt", value_name = "MS", default_value_t = D.helpers.skill_beam_time_ms)]
+    #[arg(long = "sbt", value_name = "MS", default_value_t = D.helpers.skill_beam_time_ms, value_parser = whole::<u64>())]
     #[arg(help_heading = heading::HELPER_BEAMS, help = "Skill beam: time")]
     pub skill_beam_time_ms: u64,
 }
 
 /// The `-tm` line: read by ysai's turn, the original's and the rush player.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct TurnLogFlags {
-    /// `-tm` (turndebugmsg): the parameter dump and one debug line per turn on stderr; `-m`
-    /// sets it too (as a default, so that `-tm` does not count as given).
+    /// `-tm` (turndebugmsg): the parameter dump (every setting as a flag,
+    /// [`crate::cli::effective_flags`]) and one debug line per turn on stderr; `-m` sets it too
+    /// (as a default, so that `-tm` does not count as given).
     #[arg(long = "tm", default_value_if("debug_msg", "true", "true"))]
     #[arg(help_heading = heading::DEBUG,
-          help = "Parameter dump and one debug line per turn on stderr")]
+          help = "Every setting as flags once at the start, then one debug line per turn, on stderr")]
     pub turn_debug_msg: bool,
 }
 
 /// The `-m` block: read by ysai's turn and the original's.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct DetailFlags {
     /// `-m` (debugmsg): verbose debug output with both fields every turn (§14); implies `-tm`.
     #[arg(long = "m")]
@@ -579,20 +598,20 @@ pub struct DetailFlags {
 }
 
 /// Which game and turn of the input to answer: read by every player.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct InputFlags {
     /// `-g N` (checkgame): play game N (0-based) of a multi-game input; `-1` and 0: the first.
-    #[arg(long = "g", value_name = "N", default_value_t = D.input.check_game)]
+    #[arg(long = "g", value_name = "N", default_value_t = D.input.check_game, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::DEBUG, help = "Play game N (0-based) of a multi-game input file")]
     pub check_game: i32,
     /// `-t N` (checkturn): compute and output only turn N; `-1`: every turn.
-    #[arg(long = "t", value_name = "N", default_value_t = D.input.check_turn)]
+    #[arg(long = "t", value_name = "N", default_value_t = D.input.check_turn, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::DEBUG, help = "Compute and output only turn N; -1: every turn")]
     pub check_turn: i32,
 }
 
 /// Which turn the full player plays: read by the full player only.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct TurnFlags {
     /// `--style default|original`: `original` plays as the original's final run.sh did (the
     /// flags of [`Params::original_style`] that are not given take the original's values).
@@ -611,14 +630,14 @@ pub struct TurnFlags {
 pub struct Compatibility {
     /// `-hl0 N` (hyouka_limit_0): the qualifier's height limit, replaced by `-hl`.
     #[arg(long = "hl0", value_name = "N", help_heading = heading::COMPATIBILITY,
-          help = "The qualifier's -hl (replaced by -hl)")]
+          help = "The qualifier's -hl (replaced by -hl)", value_parser = whole::<i32>())]
     pub eval_limit_0: Option<i32>,
     /// `-hl1 N`, `-hl2 N`: parsed by the qualifier, never read.
     #[arg(long = "hl1", value_name = "N", help_heading = heading::COMPATIBILITY,
-          help = "Parsed by the qualifier, never read")]
+          help = "Parsed by the qualifier, never read", value_parser = whole::<i32>())]
     pub eval_limit_1: Option<i32>,
     #[arg(long = "hl2", value_name = "N", help_heading = heading::COMPATIBILITY,
-          help = "Parsed by the qualifier, never read")]
+          help = "Parsed by the qualifier, never read", value_parser = whole::<i32>())]
     pub eval_limit_2: Option<i32>,
     /// `-sc` (showchain): the original printed every chain step; `ysai arena replay` shows
     /// chains step by step instead.
@@ -631,16 +650,16 @@ pub struct Compatibility {
     pub beam_benchmark: bool,
     /// `-bx -br -bx2 -br2`: the original's forced moves for its chain printer.
     #[arg(long = "bx", value_name = "N",
-          help_heading = heading::COMPATIBILITY, help = "A forced move's x for the chain printer")]
+          help_heading = heading::COMPATIBILITY, help = "A forced move's x for the chain printer", value_parser = whole::<i32>())]
     pub forced_x: Option<i32>,
     #[arg(long = "br", value_name = "N",
-          help_heading = heading::COMPATIBILITY, help = "A forced move's rotation for the chain printer")]
+          help_heading = heading::COMPATIBILITY, help = "A forced move's rotation for the chain printer", value_parser = whole::<i32>())]
     pub forced_r: Option<i32>,
     #[arg(long = "bx2", value_name = "N",
-          help_heading = heading::COMPATIBILITY, help = "A second forced move's x")]
+          help_heading = heading::COMPATIBILITY, help = "A second forced move's x", value_parser = whole::<i32>())]
     pub forced_x2: Option<i32>,
     #[arg(long = "br2", value_name = "N",
-          help_heading = heading::COMPATIBILITY, help = "A second forced move's rotation")]
+          help_heading = heading::COMPATIBILITY, help = "A second forced move's rotation", value_parser = whole::<i32>())]
     pub forced_r2: Option<i32>,
     /// `-sma`, `-es`: parsed by the original, never read.
     #[arg(long = "sma", help_heading = heading::COMPATIBILITY,
@@ -654,7 +673,7 @@ pub struct Compatibility {
           help = "The qualifier's switch away from its experimental first beam")]
     pub no_new_first_beam: bool,
     #[arg(long = "brtl", value_name = "MS", help_heading = heading::COMPATIBILITY,
-          help = "The time limit of the qualifier's experimental first beam")]
+          help = "The time limit of the qualifier's experimental first beam", value_parser = whole::<u64>())]
     pub first_beam_reduce_time_ms: Option<u64>,
     /// `-nubhm`, `-bhm X`, `-nbhm X`: the qualifier's old beam evaluation and multipliers it
     /// overwrote.
@@ -662,10 +681,10 @@ pub struct Compatibility {
           help = "The qualifier's old beam evaluation")]
     pub no_beam_eval_mul: bool,
     #[arg(long = "bhm", value_name = "X",
-          help_heading = heading::COMPATIBILITY, help = "A multiplier the qualifier overwrote")]
+          help_heading = heading::COMPATIBILITY, help = "A multiplier the qualifier overwrote", value_parser = number())]
     pub first_beam_eval_mul: Option<f64>,
     #[arg(long = "nbhm", value_name = "X",
-          help_heading = heading::COMPATIBILITY, help = "A multiplier the qualifier overwrote")]
+          help_heading = heading::COMPATIBILITY, help = "A multiplier the qualifier overwrote", value_parser = number())]
     pub next_beam_eval_mul: Option<f64>,
 }
 
@@ -831,20 +850,6 @@ impl Params {
     }
 }
 
-/// A parser of one of `choices` (name and value), for the settings whose types belong to
-/// the components that read them (and so know nothing of the command line).
-fn choice<T: Copy + Send + Sync + 'static>(
-    choices: &'static [(&'static str, T)],
-) -> impl TypedValueParser<Value = T> {
-    PossibleValuesParser::new(choices.iter().map(|(name, _)| *name)).map(move |name| {
-        choices
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, value)| *value)
-            .expect("the parser accepts only the names of `choices`")
-    })
-}
-
 impl Params {
     /// The first beam of a game (§9a.3): `-bd -bw -bcw -bcm -bcm- -sbcm -bcm2 -bminx -bmaxx`,
     /// the height cut-off, the rank and the node budget.
@@ -1004,6 +1009,12 @@ impl EvalFlags {
             safety: None,
         }
     }
+}
+
+/// A setting whose type knows nothing of the command line, by its variant's name (which its
+/// flag's value spells in lower case).
+fn by_name<T: std::fmt::Debug, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&format!("{value:?}"))
 }
 
 impl Default for Params {

@@ -135,16 +135,20 @@ fn flag_groups() -> &'static HashMap<String, clap::Id> {
 
 /// The flags in `given` that the player of `params` does not use, spelled as the user would.
 pub fn flags_without_effect(params: &Params, given: &[String]) -> Vec<String> {
-    let read = groups_read(params);
-    let used = |flag: &str| match flag_groups().get(flag) {
-        Some(group) => read.iter().flatten().any(|g| g == group),
-        None => true,
-    };
     given
         .iter()
-        .filter(|flag| !used(flag) && !COMPATIBILITY_FLAGS.contains(&flag.as_str()))
+        .filter(|flag| !reads_flag(params, flag) && !COMPATIBILITY_FLAGS.contains(&flag.as_str()))
         .map(|flag| format!("-{flag}"))
         .collect()
+}
+
+/// Whether the player of `params` reads the flag of long name `flag` (the engine's flags,
+/// outside every group, are read by all).
+fn reads_flag(params: &Params, flag: &str) -> bool {
+    match flag_groups().get(flag) {
+        Some(group) => groups_read(params).iter().flatten().any(|g| g == group),
+        None => true,
+    }
 }
 
 /// Why playing stopped early.
@@ -196,6 +200,10 @@ pub fn play<N: Neighbourhood>(
     // The player's tables are made (and their pages mapped) before the name says it is ready.
     let mut player = make_player::<N>(params);
     writer.name(NAME).map_err(PlayError::Output)?;
+    if params.log.turn_debug_msg && reads_flag(params, "tm") {
+        let flags = crate::cli::effective_flags(params, |flag| reads_flag(params, flag));
+        let _ = writeln!(log, "Param: {flags}");
+    }
     let mut game: Option<GameContext> = None;
     let mut summary = Summary::default();
     while let Some(event) = reader.next_event().map_err(PlayError::Input)? {

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tempfile::TempDir;
 use ysai::protocol::{format_game_start, read_all, PlayerView, TurnInput};
+use ysai::search::timeman::MIN_TURN_MS;
 use ysai::sim::{play_turn, Action, Field, Pack, PlayerState, PreparedPack, Shift};
 
 /// A fast time control for tests: 20 s per game, 1 s per turn (name wait: 1 s).
@@ -1093,6 +1094,38 @@ fn check_passes_a_compliant_ai_and_lists_violations() {
 }
 
 #[test]
+fn check_lists_a_violation_repeated_on_every_line_once() {
+    let dir = TempDir::new().unwrap();
+    // Answers every `END` it reads, the 500 of the game start included.
+    let chatty = dir.path().join("chatty.sh");
+    fs::write(
+        &chatty,
+        "echo chatty\nwhile read -r line; do [ \"$line\" = END ] && echo garbage; done\n",
+    )
+    .unwrap();
+    let command = format!("sh '{}'", chatty.display());
+    let report = run(&["arena", "--check", &command, "--tc", FAST_TC]);
+    assert_eq!(report.code, Some(1), "{}", report.stdout);
+    let listed: Vec<&str> = report
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("  "))
+        .collect();
+    let repeated: Vec<&str> = listed
+        .iter()
+        .copied()
+        .filter(|l| l.ends_with(": unrequested output \"garbage\""))
+        .collect();
+    assert_eq!(repeated.len(), 1, "{}", report.stdout);
+    assert!(
+        repeated[0].starts_with("  turn 0 (") && repeated[0].contains(" times): "),
+        "{}",
+        report.stdout
+    );
+    assert!(listed.len() <= 2, "{}", report.stdout);
+}
+
+#[test]
 fn check_explains_missing_flush_and_bad_flags() {
     let dir = TempDir::new().unwrap();
     // `sed` buffers its output when writing to a pipe: the name comes only at exit.
@@ -1459,12 +1492,14 @@ fn the_default_ai_keeps_to_its_clock_while_another_process_keeps_both_cores_busy
 fn a_self_player_leaves_its_turn_lines_in_the_replay() {
     let dir = TempDir::new().unwrap();
     let replays = dir.path().join("replays");
+    // The shortest turn it accepts: a quick game that still thinks every turn.
+    let quick_self = format!("self --turn-ms {MIN_TURN_MS}");
     run(&[
         "arena",
         "--p0",
         "random --seed 5",
         "--p1",
-        "self --turn-ms 300",
+        &quick_self,
         "--games",
         "1",
         "--tc",

@@ -7,6 +7,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use serde_json::{json, Map, Value};
+
 fn ysai(args: &[&str]) -> (String, String, Option<i32>) {
     let output = Command::new(env!("CARGO_BIN_EXE_ysai"))
         .args(args)
@@ -104,72 +106,94 @@ fn json_chains_args(dir: &std::path::Path) -> Vec<&str> {
     args
 }
 
+/// Each line of `--json` output as a JSON object.
+fn objects(stdout: &str) -> Vec<Map<String, Value>> {
+    stdout
+        .lines()
+        .map(|line| match serde_json::from_str(line) {
+            Ok(Value::Object(object)) => object,
+            other => panic!("not a JSON object: {line}: {other:?}"),
+        })
+        .collect()
+}
+
+/// The keys of `object`, sorted.
+fn keys(object: &Map<String, Value>) -> Vec<&str> {
+    let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    keys.sort();
+    keys
+}
+
+/// `object` without its timing, which differs from run to run.
+fn without_time(mut object: Map<String, Value>) -> Map<String, Value> {
+    object.remove("seconds");
+    object.remove("seconds_mean");
+    object.remove("sim_calls_per_s");
+    object
+}
+
 #[test]
 fn chains_json_has_one_object_per_file_and_a_summary() {
     let dir = pack_dir("json");
     let args = json_chains_args(&dir);
     let (stdout, stderr, code) = ysai(&args);
     assert_eq!(code, Some(0), "{stderr}");
-    let lines: Vec<&str> = stdout.lines().collect();
+    let lines = objects(&stdout);
     assert_eq!(lines.len(), 3, "{stdout}");
-    for (k, line) in lines[..2].iter().enumerate() {
-        assert!(
-            line.starts_with(&format!("{{\"file\": \"pack_{k:04}.pack\", \"depth12\": ")),
-            "{line}"
+    for (k, report) in lines[..2].iter().enumerate() {
+        assert_eq!(report["file"], format!("pack_{k:04}.pack"), "{stdout}");
+        assert_eq!(
+            keys(report),
+            [
+                "best_chain",
+                "depth12",
+                "file",
+                "max_chain",
+                "seconds",
+                "sim_calls"
+            ]
         );
-        for key in [
-            "\"best_chain\": ",
-            "\"max_chain\": ",
-            "\"sim_calls\": ",
-            "\"seconds\": ",
-        ] {
-            assert!(line.contains(key), "{key} in {line}");
-        }
+        assert!(report["sim_calls"].as_u64().unwrap() > 0, "{stdout}");
     }
-    let summary = lines[2];
-    assert!(
-        summary.starts_with("{\"summary\": true, \"n\": 2, \"depth12_mean\": "),
-        "{summary}"
+    let summary = &lines[2];
+    assert_eq!(
+        (&summary["summary"], &summary["n"]),
+        (&json!(true), &json!(2))
     );
-    for key in [
-        "depth12_missing",
-        "best_chain_mean",
-        "max_chain_mean",
-        "seconds_mean",
-        "sim_calls_per_s",
-    ] {
-        assert!(
-            summary.contains(&format!("\"{key}\": ")),
-            "{key} in {summary}"
-        );
-    }
+    assert_eq!(
+        keys(summary),
+        [
+            "best_chain_mean",
+            "depth12_mean",
+            "depth12_missing",
+            "max_chain_mean",
+            "n",
+            "seconds_mean",
+            "sim_calls_per_s",
+            "summary"
+        ]
+    );
     let limited_args = [&args[..4], &["--limit", "1", "--json"], &SMALL_BEAM[..]].concat();
     let (limited, _, _) = ysai(&limited_args);
+    let limited = objects(&limited);
+    assert_eq!(limited.len(), 2, "--limit 1: one file and the summary");
     assert_eq!(
-        limited.lines().count(),
-        2,
-        "--limit 1: one file and the summary"
-    );
-    let without_time = |line: &str| line.split(", \"seconds\"").next().unwrap().to_string();
-    assert_eq!(
-        without_time(limited.lines().next().unwrap()),
-        without_time(lines[0])
+        without_time(limited[0].clone()),
+        without_time(lines[0].clone())
     );
     // Another chain is reported under its own keys; the search itself is unchanged.
     let thirteen_args = [&args[..5], &["--chain", "13"], &SMALL_BEAM[..]].concat();
     let (thirteen, _, _) = ysai(&thirteen_args);
-    let first = thirteen.lines().next().unwrap();
-    assert!(first.contains("\"depth13\": "), "{first}");
-    let summary13 = thirteen.lines().last().unwrap();
-    assert!(summary13.contains("\"depth13_mean\": "), "{summary13}");
-    let tail = |line: &str| {
-        without_time(line)
-            .split("\"best_chain\"")
-            .nth(1)
-            .unwrap()
-            .to_string()
-    };
-    assert_eq!(tail(first), tail(lines[0]));
+    let thirteen = objects(&thirteen);
+    assert!(thirteen[0].contains_key("depth13"), "{:?}", thirteen[0]);
+    assert!(
+        thirteen[2].contains_key("depth13_mean"),
+        "{:?}",
+        thirteen[2]
+    );
+    for key in ["best_chain", "max_chain", "sim_calls"] {
+        assert_eq!(thirteen[0][key], lines[0][key], "{key}");
+    }
     fs::remove_dir_all(dir).unwrap();
 }
 
@@ -181,14 +205,7 @@ fn chains_with_the_potential_rank_another_way() {
         args.extend(["--beam-eval", eval]);
         let (stdout, stderr, code) = ysai(&args);
         assert_eq!(code, Some(0), "{stderr}");
-        stdout
-            .lines()
-            .next()
-            .unwrap()
-            .split(", \"seconds\"")
-            .next()
-            .unwrap()
-            .to_string()
+        without_time(objects(&stdout).remove(0))
     };
     let (ysai_rank, potential) = (run("ysai"), run("potential"));
     assert_ne!(ysai_rank, potential, "the rank changes what the beam keeps");
@@ -267,34 +284,18 @@ fn chains_with_the_rush_players_opening_search() {
         assert_eq!(code, Some(0), "{stderr}");
         stdout
     };
-    let out = run("300");
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 3, "{out}");
-    assert!(lines[0].contains("\"sim_calls\": null"), "{}", lines[0]);
-    assert!(
-        lines[2].contains("\"sim_calls_per_s\": null"),
-        "{}",
-        lines[2]
-    );
-    let without_time = |text: &str| {
-        text.lines()
-            .map(|l| l.split(", \"seconds").next().unwrap().to_string())
-            .collect::<Vec<_>>()
+    let out = objects(&run("300"));
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert_eq!(out[0]["sim_calls"], Value::Null, "{:?}", out[0]);
+    assert_eq!(out[2]["sim_calls_per_s"], Value::Null, "{:?}", out[2]);
+    let reports = |objects: &[Map<String, Value>]| -> Vec<_> {
+        objects[..2].iter().cloned().map(without_time).collect()
     };
-    assert_eq!(without_time(&out)[..2], without_time(&run("300"))[..2]);
-    let more = run("3000");
-    let max_chain = |line: &str| {
-        line.split("\"max_chain\": ")
-            .nth(1)
-            .unwrap()
-            .split(',')
-            .next()
-            .unwrap()
-            .parse::<u32>()
-            .unwrap()
-    };
-    for (small, big) in out.lines().zip(more.lines()).take(2) {
-        assert!(max_chain(small) <= max_chain(big), "{small} vs {big}");
+    assert_eq!(reports(&out), reports(&objects(&run("300"))));
+    let more = objects(&run("3000"));
+    for (small, big) in out.iter().zip(&more).take(2) {
+        let max_chain = |report: &Map<String, Value>| report["max_chain"].as_u64().unwrap();
+        assert!(max_chain(small) <= max_chain(big), "{small:?} vs {big:?}");
     }
     fs::remove_dir_all(dir).unwrap();
 }

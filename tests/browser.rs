@@ -10,8 +10,8 @@
 //! fails, unless `YSAI_SKIP_BROWSER=1` says to skip it.
 
 use std::fs::{self, File};
-use std::io::{self, Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::io::{self, PipeReader, PipeWriter, Read, Write};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -181,7 +181,7 @@ fn assert_png(path: &Path) {
 /// by a NUL byte), attached to one page: input reaches the page as a user's would.
 struct DevTools {
     child: Child,
-    commands: File,
+    commands: PipeWriter,
     answers: Receiver<Value>,
     session: String,
     next_id: u64,
@@ -208,8 +208,9 @@ impl ChartSpot {
 
 impl DevTools {
     fn open(dir: &Path, url: &str) -> Self {
-        let (their_commands, commands) = pipe();
-        let (answers, their_answers) = pipe();
+        // Both ends of both pipes are closed on exec; fds 3 and 4 are made below.
+        let (their_commands, commands) = io::pipe().expect("a pipe for commands");
+        let (answers, their_answers) = io::pipe().expect("a pipe for answers");
         let mut command = chromium_command(dir);
         command.args([
             "--remote-debugging-pipe",
@@ -238,8 +239,8 @@ impl DevTools {
         drop((their_commands, their_answers));
         let mut browser = DevTools {
             child,
-            commands: File::from(commands),
-            answers: spawn_answer_reader(File::from(answers)),
+            commands,
+            answers: spawn_answer_reader(answers),
             session: String::new(),
             next_id: 0,
         };
@@ -362,18 +363,8 @@ impl Drop for DevTools {
     }
 }
 
-/// A pipe, both ends closed on exec: (read end, write end).
-fn pipe() -> (OwnedFd, OwnedFd) {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 writes two new descriptors into `fds`, which are owned from here on.
-    let status = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
-    assert_eq!(status, 0, "pipe2: {}", io::Error::last_os_error());
-    // SAFETY: both descriptors were just opened and nothing else owns them.
-    unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) }
-}
-
 /// A thread that turns Chromium's NUL-separated messages into JSON values.
-fn spawn_answer_reader(mut answers: File) -> Receiver<Value> {
+fn spawn_answer_reader(mut answers: PipeReader) -> Receiver<Value> {
     let (sender, receiver) = mpsc::channel();
     thread::spawn(move || {
         let mut pending = Vec::new();

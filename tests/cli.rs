@@ -74,6 +74,20 @@ impl Run {
         self.stderr.lines().collect()
     }
 
+    /// The flags of the `-tm` parameter line, which must come first on stderr.
+    fn parameter_flags(&self) -> Vec<&str> {
+        let first = self.stderr.lines().next().unwrap_or_default();
+        let flags = first.strip_prefix("Param: ");
+        let flags = flags.unwrap_or_else(|| panic!("no parameter line; stderr:\n{}", self.stderr));
+        flags.split_whitespace().collect()
+    }
+
+    /// The `-tm` lines after the parameter line.
+    fn turn_lines(&self) -> Vec<&str> {
+        assert!(!self.parameter_flags().is_empty());
+        self.stderr.lines().skip(1).collect()
+    }
+
     fn assert_no_panic(&self) {
         assert!(
             !self.stderr.contains("panicked"),
@@ -638,6 +652,38 @@ fn bad_flag_value_is_a_usage_error() {
     );
 }
 
+#[test]
+fn a_negative_count_says_what_the_flag_takes() {
+    let run = run_input(&["-bw", "-5"], "");
+    run.assert_no_panic();
+    assert_eq!(run.code, Some(2));
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "ysai: invalid value `-5` for `-bw`: expected a whole number, 0 or more\n"
+    );
+}
+
+#[test]
+fn a_turn_limit_too_short_to_think_in_is_refused() {
+    for short in ["0", "333"] {
+        let run = run_file(&["--turn-ms", short], GAME_21);
+        run.assert_no_panic();
+        assert_eq!(run.code, Some(2), "--turn-ms {short}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "--turn-ms {short}: nothing is played");
+        assert!(
+            run.stderr.starts_with(&format!(
+                "ysai: invalid value `{short}` for `--turn-ms`: expected a whole number, at least 334 ms: "
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+    let shortest = run_file(&["--turn-ms", "334", "-t", "1"], GAME_21);
+    shortest.assert_clean();
+    assert_eq!(shortest.answers().len(), 1);
+}
+
 /// The help line of `flag` (as clap shows it, with two dashes).
 fn help_line<'a>(help: &'a str, flag: &str) -> &'a str {
     let shown = format!("{flag} ");
@@ -766,12 +812,12 @@ fn tm_and_m_report_each_turn_on_stderr_without_changing_the_answer() {
         run.assert_no_panic();
         assert_eq!(run.code, Some(0), "{flag}: {}", run.stderr);
         assert_eq!(run.stdout, quiet.stdout, "{flag} changed the answer");
-        run.stderr
+        run
     };
 
     let tm = with("-tm");
-    let lines: Vec<&str> = tm.lines().collect();
-    assert_eq!(lines.len(), 1, "{tm}");
+    let lines = tm.turn_lines();
+    assert_eq!(lines.len(), 1, "{}", tm.stderr);
     let line = lines[0];
     assert!(line.starts_with("Turn 9 timeleft "), "{line}");
     for token in [" elapsed ", " mc ", " d 2/2 n ", " h "] {
@@ -780,7 +826,21 @@ fn tm_and_m_report_each_turn_on_stderr_without_changing_the_answer() {
     assert_search_times_fit_the_turn(line);
     assert!(line.contains("[turn bd "), "{line}");
 
+    // The parameter line replays the turn: its flags, without -tm, give the same answer, and
+    // each of them is one the player reads.
+    let flags: Vec<&str> = tm
+        .parameter_flags()
+        .into_iter()
+        .filter(|&f| f != "-tm")
+        .collect();
+    assert!(flags.contains(&"-bw") && flags.contains(&"--beam-nodes"));
+    let replayed = run_input(&flags, text.as_str());
+    replayed.assert_clean();
+    assert_eq!(replayed.stdout, quiet.stdout, "{flags:?}");
+
     let m = with("-m");
+    assert!(m.parameter_flags().contains(&"-m"), "{}", m.stderr);
+    let m = m.turn_lines().join("\n");
     assert!(
         m.starts_with(line.split(" elapsed ").next().unwrap()),
         "{m}"
@@ -843,7 +903,7 @@ fn tm_shows_the_opening_beam_then_beams_and_the_full_search_of_the_default() {
     ]);
     opening.assert_no_panic();
     assert_eq!(opening.code, Some(0), "{}", opening.stderr);
-    let lines = opening.stderr_lines();
+    let lines = opening.turn_lines();
     assert_eq!(
         lines.len(),
         1,
@@ -866,7 +926,7 @@ fn tm_shows_the_opening_beam_then_beams_and_the_full_search_of_the_default() {
     let later = run_example(&["--turn-ms", "2000", "-t", "9", "-tm"]);
     later.assert_no_panic();
     assert_eq!(later.code, Some(0), "{}", later.stderr);
-    let line = later.stderr_lines()[0];
+    let line = later.turn_lines()[0];
     assert!(line.starts_with("Turn 9 timeleft "), "{line}");
     assert!(
         line.contains("-w") && line.contains(" bd "),
@@ -912,7 +972,7 @@ fn the_opening_beam_width_changes_the_default_plan() {
         let run = run_example(&args);
         run.assert_no_panic();
         assert_eq!(run.code, Some(0), "{}", run.stderr);
-        let line = run.stderr_lines()[0].to_string();
+        let line = run.turn_lines()[0].to_string();
         assert!(line.contains(&format!("[open-w{width} ")), "{line}");
         (run.answers()[0].to_string(), plan_of(&line).to_string())
     };

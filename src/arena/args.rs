@@ -6,6 +6,7 @@ use clap::{Args, Subcommand};
 
 use super::referee::TimeControl;
 use super::stats::Sprt;
+use crate::flag_values::{whole, within};
 
 /// `ysai arena`: play a match, or work with its results and replays.
 #[derive(Clone, Debug, PartialEq, Args)]
@@ -23,11 +24,11 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "CMD", conflicts_with_all = ["p0", "p1"])]
     pub check: Option<String>,
     /// Games in the match (game k uses packs from seed S+k)
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = whole::<u64>())]
     pub games: u64,
     /// Games played at the same time
     #[arg(short = 'j', long, value_name = "K", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=256))]
+          value_parser = within::<u64>(1, 256))]
     pub concurrency: u64,
     /// Time control in ms: GAME+TURN, GAME (no per-turn limit), or none
     #[arg(long, value_name = "TC", default_value = "180000+20000")]
@@ -36,7 +37,7 @@ pub struct ArenaArgs {
     #[arg(long)]
     pub simultaneous: bool,
     /// Seed of the first game's packs
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = whole::<u64>())]
     pub seed: u64,
     /// Generate packs as the published rule text describes (default: as the official
     /// generator did)
@@ -105,7 +106,7 @@ pub struct ReplayArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Rebuild game K of the results file FILE from its moves, on its packs
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = whole::<u64>())]
     pub game: Option<u64>,
     /// With --game: read the pack files from DIR instead of the directory the match used
     #[arg(long, value_name = "DIR", requires = "game")]
@@ -119,7 +120,7 @@ pub struct ReplayArgs {
     pub html: Option<PathBuf>,
     /// Print the stdin player P (0 or 1) was sent, to replay its decisions with
     /// `ysai -t T < FILE`; the clock lines are rebuilt from the recorded thinking times
-    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u8).range(0..=1))]
+    #[arg(long, value_name = "P", value_parser = within::<u8>(0, 1))]
     pub input_of: Option<u8>,
     /// The time control to rebuild those clock lines at (default: the replay's own)
     #[arg(long, value_name = "TC", requires = "input_of")]

@@ -5,11 +5,17 @@ use std::process::ExitCode;
 
 use super::args::ArenaArgs;
 use super::packs::{generate, Signature};
-use super::referee::{self, GameError, GameRecord, GameSetup, ThinkingOrder, TimeControl};
+use super::referee::{
+    self, GameError, GameRecord, GameSetup, ThinkingOrder, TimeControl, Violation,
+};
 use super::runner;
 
 /// Turns of the check game (it ends by score if nobody loses before).
 const CHECK_TURNS: u32 = 100;
+
+/// Turns named for a violation that repeats: enough to show where it starts and whether it
+/// comes every turn.
+const SHOWN_TURNS: usize = 3;
 
 /// Plays the check game and prints its report; exit status 1 if CMD broke the protocol.
 pub fn run(command: &str, args: &ArenaArgs) -> Result<ExitCode, String> {
@@ -63,16 +69,8 @@ pub fn report(command: &str, record: &GameRecord) -> (String, bool) {
         "played {turns} turn(s) against greedy: {outcome}, ended by {} on turn {}\n",
         result.reason, result.turn
     ));
-    let own: Vec<_> = record.violations.iter().filter(|v| v.player == 0).collect();
-    if own.is_empty() {
-        out.push_str("no protocol violations\n");
-    } else {
-        out.push_str(&format!("{} protocol violation(s):\n", own.len()));
-        for v in &own {
-            let when = v.turn.map_or("start".to_string(), |t| format!("turn {t}"));
-            out.push_str(&format!("  {when}: {}\n", v.what));
-        }
-    }
+    let own: Vec<&Violation> = record.violations.iter().filter(|v| v.player == 0).collect();
+    out.push_str(&violations_text(&own));
     for note in super::runner::crash_notes(0, record) {
         if note.contains("game 0: p0 ") {
             out.push_str(&note.replacen("game 0: p0", "note: it", 1));
@@ -81,4 +79,109 @@ pub fn report(command: &str, record: &GameRecord) -> (String, bool) {
     }
     let lost_by_rule = matches!(result.losers[0], Some(r) if r != referee::Reason::Dead);
     (out, own.is_empty() && !lost_by_rule)
+}
+
+/// The violations, one line per distinct message in order of first appearance: an AI that
+/// answers every `END` of the game start with a line would otherwise get 500 equal lines.
+fn violations_text(violations: &[&Violation]) -> String {
+    if violations.is_empty() {
+        return "no protocol violations\n".to_string();
+    }
+    let mut groups: Vec<(&str, Vec<Option<u32>>)> = Vec::new();
+    for v in violations {
+        match groups.iter_mut().find(|(what, _)| *what == v.what) {
+            Some((_, turns)) => turns.push(v.turn),
+            None => groups.push((&v.what, vec![v.turn])),
+        }
+    }
+    let mut out = format!("{} protocol violation(s)", violations.len());
+    if groups.len() < violations.len() {
+        out.push_str(&format!(", {} different", groups.len()));
+    }
+    out.push_str(":\n");
+    for (what, turns) in &groups {
+        let times = match turns.len() {
+            1 => String::new(),
+            n => format!(" ({n} times)"),
+        };
+        out.push_str(&format!("  {}{times}: {what}\n", first_turns(turns)));
+    }
+    out
+}
+
+/// `start`, `turn 3` or `turns 3, 4, 5, ...`: the first turns of a violation's occurrences.
+fn first_turns(turns: &[Option<u32>]) -> String {
+    // Violations come in the order of the game, so equal turns are neighbours.
+    let mut distinct = turns.to_vec();
+    distinct.dedup();
+    match distinct.as_slice() {
+        [None] => "start".to_string(),
+        [Some(t)] => format!("turn {t}"),
+        _ => {
+            let named: Vec<String> = distinct
+                .iter()
+                .take(SHOWN_TURNS)
+                .map(|turn| turn.map_or("start".to_string(), |t| t.to_string()))
+                .collect();
+            let more = if distinct.len() > SHOWN_TURNS {
+                ", ..."
+            } else {
+                ""
+            };
+            format!("turns {}{more}", named.join(", "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violation(turn: Option<u32>, what: &str) -> Violation {
+        Violation {
+            player: 0,
+            turn,
+            what: what.to_string(),
+        }
+    }
+
+    fn text(violations: &[Violation]) -> String {
+        violations_text(&violations.iter().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn repeated_violations_take_one_line_with_a_count_and_their_first_turns() {
+        let mut violations = vec![violation(Some(0), "unrequested output \"x\""); 500];
+        violations.push(violation(Some(0), "answer \"x\" is not a move"));
+        violations.extend((3..=9).map(|t| violation(Some(t), "unrequested output \"y\"")));
+        assert_eq!(
+            text(&violations),
+            "508 protocol violation(s), 3 different:\n  \
+             turn 0 (500 times): unrequested output \"x\"\n  \
+             turn 0: answer \"x\" is not a move\n  \
+             turns 3, 4, 5, ... (7 times): unrequested output \"y\"\n"
+        );
+    }
+
+    #[test]
+    fn distinct_violations_keep_a_line_each() {
+        let violations = [
+            violation(None, "name line \"\" is empty"),
+            violation(Some(1), "answer \" 1 0 \" has extra whitespace"),
+            violation(Some(2), "answer \" 2 0 \" has extra whitespace"),
+        ];
+        assert_eq!(
+            text(&violations),
+            "3 protocol violation(s):\n  \
+             start: name line \"\" is empty\n  \
+             turn 1: answer \" 1 0 \" has extra whitespace\n  \
+             turn 2: answer \" 2 0 \" has extra whitespace\n"
+        );
+        assert_eq!(text(&[]), "no protocol violations\n");
+        let twice = [violation(Some(4), "late"), violation(Some(6), "late")];
+        assert_eq!(
+            text(&twice),
+            "2 protocol violation(s), 1 different:\n  turns 4, 6 (2 times): late\n"
+        );
+    }
 }

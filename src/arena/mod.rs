@@ -31,7 +31,7 @@ use packs::{PackSource, Signature};
 use referee::{ThinkingOrder, TimeControl};
 use runner::MatchConfig;
 
-use crate::search::timeman::QUALIFIER_TURN_MS;
+use crate::search::timeman::{MIN_TURN_MS, QUALIFIER_TURN_MS};
 
 /// Exit status of an interrupted match (128 + SIGINT, as shells report it).
 const EXIT_INTERRUPTED: u8 = 130;
@@ -81,7 +81,7 @@ pub fn emit(text: &str) {
 
 /// The shell command of a player: a built-in name (with flags after it) runs this binary,
 /// told the match's per-turn limit (`--turn-ms`) unless its flags set one, so that its time
-/// budgets fit the match.
+/// budgets fit the match; a limit too short for it is an error before any game starts.
 pub fn shell_command(command: &str, tc: TimeControl) -> Result<String, String> {
     let command = command.trim();
     if command.is_empty() {
@@ -96,7 +96,14 @@ pub fn shell_command(command: &str, tc: TimeControl) -> Result<String, String> {
     let exe = std::env::current_exe()
         .map_err(|e| format!("cannot find this program's path for `{first}`: {e}"))?;
     let turn_limit = match tc.turn_ms {
-        Some(ms) if !names_flag(rest, &["--turn-ms", "-turn-ms"]) => format!("--turn-ms {ms}"),
+        Some(ms) if !names_flag(rest, &["--turn-ms", "-turn-ms"]) => {
+            if ms < MIN_TURN_MS {
+                return Err(format!(
+                    "`{first}` cannot keep the {ms} ms turns of --tc: this program needs at least {MIN_TURN_MS} ms to answer"
+                ));
+            }
+            format!("--turn-ms {ms}")
+        }
         _ => String::new(),
     };
     let turn_lines = if first == THINKING_PLAYER && !names_flag(rest, &["--tm", "-tm"]) {
@@ -711,6 +718,17 @@ mod tests {
             super::shell_command("./other-ai", tc).unwrap(),
             "./other-ai"
         );
+        let too_short = TimeControl {
+            turn_ms: Some(MIN_TURN_MS - 1),
+            ..tc
+        };
+        let refused = super::shell_command("greedy", too_short).unwrap_err();
+        assert!(
+            refused.contains(&format!("at least {MIN_TURN_MS} ms")),
+            "{refused}"
+        );
+        assert!(super::shell_command("self --turn-ms 500", too_short).is_ok());
+        assert!(super::shell_command("./other-ai", too_short).is_ok());
     }
 
     #[test]

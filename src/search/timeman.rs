@@ -22,6 +22,21 @@ pub const SAFETY_MARGIN_MS: u64 = 300;
 /// long it runs (one tenth: 2.3 s of a 20 s turn, 0.5 s of a 2 s one).
 pub const SAFETY_SHARE: u64 = 10;
 
+/// The shortest turn limit that leaves a search any time: below it [`Clock::ceiling`] is zero
+/// and every answer would be a fallback move, so `--turn-ms` refuses less.
+pub const MIN_TURN_MS: u64 = {
+    let mut limit = SAFETY_MARGIN_MS;
+    while ceiling_ms(limit) == 0 {
+        limit += 1;
+    }
+    limit
+};
+
+/// The most one answer may take within `limit_ms`: the limit less the safety margins.
+const fn ceiling_ms(limit_ms: u64) -> u64 {
+    limit_ms.saturating_sub(SAFETY_MARGIN_MS + limit_ms / SAFETY_SHARE)
+}
+
 /// Below this much time left (at the qualifier's 20 s turns; scaled with [`at_turn_limit`])
 /// the players keep to short searches: the reserve that carries a long game to its end.
 pub const RESERVE_MS: u64 = 30_000;
@@ -69,7 +84,7 @@ impl Clock {
     /// safety margins.
     pub fn ceiling(&self) -> Duration {
         let limit = self.turn_limit_ms.min(self.game_left_ms.max(0) as u64);
-        Duration::from_millis(limit.saturating_sub(SAFETY_MARGIN_MS + limit / SAFETY_SHARE))
+        Duration::from_millis(ceiling_ms(limit))
     }
 
     /// The deadline of [`Clock::budget`] counted from `start`.
@@ -187,6 +202,17 @@ mod tests {
         assert_eq!(nearly_out.budget(19_000), Duration::ZERO);
         assert_eq!(quick.ceiling(), Duration::from_millis(1_500));
         assert_eq!(clock.ceiling(), Duration::from_millis(17_700));
+    }
+
+    #[test]
+    fn the_shortest_turn_limit_is_the_first_with_time_to_think() {
+        let at = |turn_limit_ms| Clock {
+            game_left_ms: 180_000,
+            turn_limit_ms,
+        };
+        assert_eq!(MIN_TURN_MS, 334);
+        assert!(at(MIN_TURN_MS).ceiling() > Duration::ZERO);
+        assert_eq!(at(MIN_TURN_MS - 1).ceiling(), Duration::ZERO);
     }
 
     #[test]
