@@ -374,6 +374,7 @@ const NEW_FLAGS: &[&str] = &[
     "shard",
     "html",
     "input-of",
+    "game",
 ];
 
 const AFTER_HELP: &str = "\
