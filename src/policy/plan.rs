@@ -79,16 +79,9 @@ pub fn next_move<N: Neighbourhood>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::fire::tests::fire;
     use crate::sim::{Field, Pack, Shift};
     use ysai_tables::chain_ojama;
-
-    fn fire(moves: usize, chains: u32) -> Fire {
-        Fire {
-            path: vec![Action::Drop { x: 0, rot: 0 }; moves],
-            chains,
-            ojama: chain_ojama(chains),
-        }
-    }
 
     #[test]
     fn a_plan_is_refined_to_a_bigger_or_sooner_fire_and_to_a_later_one_only_below_target() {

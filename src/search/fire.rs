@@ -75,11 +75,12 @@ impl Fires {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use ysai_tables::chain_ojama;
 
-    fn fire(moves: usize, chains: u32) -> Fire {
+    /// A fire of `chains` made by the last of `moves` moves (all the same drop), for tests.
+    pub(crate) fn fire(moves: usize, chains: u32) -> Fire {
         Fire {
             path: vec![Action::Drop { x: 0, rot: 0 }; moves],
             chains,
