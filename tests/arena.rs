@@ -699,9 +699,10 @@ fn assert_every_game_rebuilds_as_its_replay(dir: &Path) -> Vec<Value> {
 fn every_game_rebuilds_from_its_results_line_as_its_full_replay() {
     let dirs: Vec<TempDir> = (0..3).map(|_| TempDir::new().unwrap()).collect();
     let thinking = dirs[0].path();
+    let quick_self = format!("self --turn-ms {MIN_TURN_MS} --threads 1");
     match_between(
         thinking,
-        ["self --turn-ms 100 --threads 1", "random --seed 5"],
+        [&quick_self, "random --seed 5"],
         "2",
         "none",
         &[],
@@ -728,7 +729,7 @@ fn every_game_rebuilds_from_its_results_line_as_its_full_replay() {
         );
         let run = &line["run"];
         assert_eq!(run["tc"], "none");
-        assert_eq!(run["commands"][0], "self --turn-ms 100 --threads 1");
+        assert_eq!(run["commands"][0], quick_self.as_str());
         let started = run["started"].as_str().unwrap();
         assert!(started.len() == 20 && started.ends_with('Z'), "{started}");
         assert!(!run["cpu"].as_str().unwrap().is_empty());
