@@ -700,13 +700,7 @@ fn every_game_rebuilds_from_its_results_line_as_its_full_replay() {
     let dirs: Vec<TempDir> = (0..3).map(|_| TempDir::new().unwrap()).collect();
     let thinking = dirs[0].path();
     let quick_self = format!("self --turn-ms {MIN_TURN_MS} --threads 1");
-    match_between(
-        thinking,
-        [&quick_self, "random --seed 5"],
-        "2",
-        "none",
-        &[],
-    );
+    match_between(thinking, [&quick_self, "random --seed 5"], "2", "none", &[]);
     // A command that is no move (the turn shows none) and a crash (an answer never timed).
     let nonsense = faulty(dirs[1].path(), "echo nonsense");
     match_between(dirs[1].path(), [&nonsense, "greedy"], "1", FAST_TC, &[]);

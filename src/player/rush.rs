@@ -286,7 +286,7 @@ mod tests {
         acts_only_when_switched_on(&v, params, |rules, planner| {
             rules.threats_mut().push(0);
             rules.threats_mut().push(SPIKE_EARLY);
-            rules.counter(planner, &v)
+            rules.counter::<Shift>(planner, &v)
         });
     }
 
@@ -307,10 +307,15 @@ mod tests {
 
     #[test]
     fn fire_is_held_against_a_bigger_answer_only_with_the_hold_fire_rule_on() {
-        // The plan says it fires a one-chain; the opponent answers with a 3-chain, and I can
-        // build one too.
+        // The plan says it fires a one-chain; I can build a 3-chain. The opponent answers
+        // with a 2-chain on its third move: its third 3 in column 1 reaches the 7, and the 9
+        // falls onto a 1.
         let (me, packs) = three_chain_ready();
-        let mut v = view(5, &packs, &me, &me);
+        let opponent = PlayerState {
+            field: Field::from_picture(&["..9", "..7", "..1", "..1", "..1"]).unwrap(),
+            ..PlayerState::default()
+        };
+        let mut v = view(5, &packs, &me, &opponent);
         // At the reserve, the answer's search gets 0.8 s and the extension 2.2 s of the turn's
         // 3 s: time to find both on a loaded machine.
         v.time_left_ms = RESERVE_MS as i64;

@@ -3,8 +3,11 @@
 
 use crate::player::greedy::survives;
 use crate::search::fire::{Fire, Fires};
-use crate::search::plan::replay;
-use crate::sim::{Action, Neighbourhood, PlayerState, PreparedPack};
+use crate::search::plan::{replay, replay_under};
+use crate::sim::{Action, MoveResult, Neighbourhood, PlayerState, PreparedPack};
+
+/// A plan firing within this many moves (this one or the next) is a ready chain.
+pub const READY_MOVES: usize = 2;
 
 /// The moves left and what the last one is expected to fire.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,8 +54,31 @@ impl Plan {
     /// Whether the rest of the plan, played from `me` (ojama rows falling from its stock),
     /// still fires the chain it expects.
     pub fn replays<N: Neighbourhood>(&self, me: &PlayerState, packs: &[PreparedPack]) -> bool {
-        replay::<N>(me, packs, &self.moves)
-            .is_some_and(|last| (last.chains, last.ojama) == (self.chains, self.ojama))
+        self.fires(replay::<N>(me, packs, &self.moves))
+    }
+
+    /// Whether the plan fires within [`READY_MOVES`]: a chain no rule trades for a longer plan
+    /// unless the opponent has to wait for it.
+    pub fn ready(&self) -> bool {
+        self.moves.len() <= READY_MOVES
+    }
+
+    /// Whether the plan is a ready chain that meets `threat` itself: it sends at least as much,
+    /// and still fires with the threat landing after its first move.
+    pub fn meets<N: Neighbourhood>(
+        &self,
+        me: &PlayerState,
+        packs: &[PreparedPack],
+        threat: i64,
+    ) -> bool {
+        self.ready()
+            && self.ojama >= threat
+            && self.fires(replay_under::<N>(me, packs, &self.moves, threat))
+    }
+
+    /// Whether a replay's last move fires the chain the plan expects.
+    fn fires(&self, last: Option<MoveResult>) -> bool {
+        last.is_some_and(|last| (last.chains, last.ojama) == (self.chains, self.ojama))
     }
 }
 

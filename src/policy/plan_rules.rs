@@ -10,7 +10,7 @@
 //! The rules only ask for plan searches ([`Planner`]); how each player searches, and how long
 //! its clock lets it, is its own.
 
-use super::plan::{next_move, Plan};
+use super::plan::{next_move, Plan, READY_MOVES};
 use super::rules::{high_trigger, Threats};
 use super::Why;
 use crate::search::fire::Fires;
@@ -148,12 +148,14 @@ impl PlanRules {
     }
 
     /// Reads the opponent as a turn starts: its threat, and on the bomber turn whether it
-    /// builds its skill (a plan against it aims at one big chain).
+    /// builds its skill (a plan against it aims at one big chain; a ready chain still fires).
     pub fn note<N: Neighbourhood>(&mut self, view: &Position<'_>) {
         self.threats.note::<N>(view);
         if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
             self.against_bomber = true;
-            self.plan = None;
+            if !self.plan.as_ref().is_some_and(Plan::ready) {
+                self.plan = None;
+            }
         }
     }
 
@@ -166,7 +168,7 @@ impl PlanRules {
     ) -> Why {
         let counters = planner.counters_allowed();
         let mut why = Why::Plan;
-        if counters && self.counter(planner, view) {
+        if counters && self.counter::<N>(planner, view) {
             why = Why::Counter;
         } else if !self
             .plan
@@ -220,21 +222,30 @@ impl PlanRules {
         self.adopt(&fires, target);
     }
 
-    /// Answers a new spike in the opponent's threat with a plan that sends 1.5 times as much.
-    pub fn counter(&mut self, planner: &mut impl Planner, view: &Position<'_>) -> bool {
+    /// Answers a new spike in the opponent's threat with a plan that sends 1.5 times as much,
+    /// unless the plan is a ready chain that meets the threat itself.
+    pub fn counter<N: Neighbourhood>(
+        &mut self,
+        planner: &mut impl Planner,
+        view: &Position<'_>,
+    ) -> bool {
         if !self.config.counter_plan {
             return false;
         }
         let Some(threat) = self.threats.spike(view.turn) else {
             return false;
         };
+        let plan = self.plan.as_ref();
+        if plan.is_some_and(|p| p.meets::<N>(view.me, view.packs, threat)) {
+            return false;
+        }
         let target = threat * COUNTER_SHARE / 10;
         let fires = planner.mine(Search::Counter, COUNTER, target, threat);
         self.adopt(&fires, target)
     }
 
-    /// The plan fires now: would the opponent, my attack in its stock, answer bigger? Then
-    /// build on for the biggest chain within reach instead.
+    /// The plan fires now: would the opponent, my attack in its stock, answer bigger, and not
+    /// before my next move? Then build on for the biggest chain within reach instead.
     pub fn hold_fire(
         &mut self,
         planner: &mut impl Planner,
@@ -246,7 +257,12 @@ impl PlanRules {
         }
         let attack = (plan.ojama - view.me.ojama).max(0);
         let answer = planner.theirs(Search::Answer, ANSWER, attack);
-        if answer.max_chain().0 < plan.chains + 1 {
+        // A bigger chain the opponent fires this move or the next does not wait for mine:
+        // holding would only hand it the first fire.
+        if !answer
+            .earliest_chain(plan.chains + 1)
+            .is_some_and(|moves| moves >= READY_MOVES)
+        {
             return false;
         }
         let fires = planner.mine(Search::Extend, EXTEND, i64::MAX, 0);
@@ -297,5 +313,181 @@ impl PlanRules {
         self.outbuilt = Some(potential);
         let fires = planner.mine(Search::Outbuild, OUTBUILD, i64::MAX, 0);
         self.adopt(&fires, i64::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::packs::{generate, Signature};
+    use crate::params::Params;
+    use crate::policy::planner::{search_fires, PlanSearch};
+    use crate::policy::rules::SPIKE_LATE;
+    use crate::search::beam::{BeamConfig, BeamRoot};
+    use crate::search::fire::tests::fire;
+    use crate::search::fire::Fire;
+    use crate::sim::{PlayerState, PreparedPack, Shift};
+    use std::time::{Duration, Instant};
+    use ysai_tables::chain_ojama;
+
+    /// A planner that answers every search with the fires it is given and notes what was asked.
+    #[derive(Default)]
+    struct Scripted {
+        mine: Fires,
+        theirs: Fires,
+        asked: Vec<Search>,
+    }
+
+    impl Planner for Scripted {
+        fn mine(&mut self, kind: Search, _: (usize, u64), _: i64, _: i64) -> Fires {
+            self.asked.push(kind);
+            self.mine.clone()
+        }
+        fn theirs(&mut self, kind: Search, _: (usize, u64), _: i64) -> Fires {
+            self.asked.push(kind);
+            self.theirs.clone()
+        }
+        fn counters_allowed(&self) -> bool {
+            true
+        }
+        fn spare(&self) -> bool {
+            true
+        }
+        fn can_refine(&self) -> bool {
+            true
+        }
+    }
+
+    fn fires(found: &[Option<Fire>]) -> Fires {
+        let mut fires = Fires::default();
+        fires.merge(found);
+        fires
+    }
+
+    fn view<'a>(turn: usize, packs: &'a [PreparedPack], me: &'a PlayerState) -> Position<'a> {
+        Position {
+            turn,
+            packs,
+            me,
+            opponent: me,
+            time_left_ms: 180_000,
+        }
+    }
+
+    /// A position `moves` moves before a chain of at least `ojama` fires, its packs and the
+    /// plan that fires it: found by a beam from an empty field.
+    fn ready_chain(ojama: i64, moves: usize) -> (PlayerState, Vec<PreparedPack>, Plan) {
+        let packs: Vec<PreparedPack> = generate(5, Signature::Measured)[..40]
+            .iter()
+            .map(|&p| PreparedPack::new(p))
+            .collect();
+        let root = BeamRoot {
+            state: PlayerState::default(),
+            enemy_ojama: 0,
+            packs: &packs,
+        };
+        let search = PlanSearch {
+            beam: BeamConfig::new(16, 400, 100),
+            target_ojama: ojama,
+            deadline: Instant::now() + Duration::from_secs(120),
+            widen: false,
+        };
+        let (found, _) = search_fires::<Shift>("t", root, &search);
+        let chain = found.choose(ojama).expect("a fire").clone();
+        assert!(chain.ojama >= ojama, "{chain:?}");
+        let (before, last) = chain.path.split_at(chain.path.len() - moves);
+        let mut me = PlayerState::default();
+        for (pack, &action) in packs.iter().zip(before) {
+            me.drop_pending_ojama();
+            me.act::<Shift>(pack, action);
+        }
+        let plan = Plan {
+            moves: last.to_vec(),
+            chains: chain.chains,
+            ojama: chain.ojama,
+        };
+        let packs = packs[before.len()..].to_vec();
+        assert!(plan.replays::<Shift>(&me, &packs));
+        (me, packs, plan)
+    }
+
+    #[test]
+    fn fire_is_held_against_a_bigger_answer_only_when_the_opponent_must_wait_for_mine() {
+        let me = PlayerState::default();
+        let packs = [];
+        let view = view(20, &packs, &me);
+        let plan = Plan::of(&fire(1, 13));
+        let extension = fires(&[None, None, None, Some(fire(4, 16))]);
+        let hold = |answer: &[Option<Fire>]| {
+            let mut rules = PlanRules::new(Params::default().ysai_rules());
+            let mut planner = Scripted {
+                mine: extension.clone(),
+                theirs: fires(answer),
+                asked: Vec::new(),
+            };
+            let held = rules.hold_fire(&mut planner, &view, &plan);
+            assert_eq!(held, rules.plan().is_some_and(|p| p.chains == 16));
+            held
+        };
+        assert!(!hold(&[None, None, Some(fire(3, 13))]), "no bigger answer");
+        assert!(
+            hold(&[None, None, Some(fire(3, 14))]),
+            "it must wait two moves"
+        );
+        assert!(!hold(&[None, Some(fire(2, 14))]), "ready next move");
+        assert!(!hold(&[Some(fire(1, 15)), Some(fire(2, 16))]), "ready now");
+    }
+
+    #[test]
+    fn a_ready_chain_that_meets_a_threat_spike_is_not_traded_for_a_counter_plan() {
+        let counter = |moves: usize, threat: i64| {
+            let (me, packs, plan) = ready_chain(chain_ojama(11), moves);
+            let view = view(20, &packs, &me);
+            let mut rules = PlanRules::new(Params::default().ysai_rules());
+            rules.set_plan(Some(plan.clone()));
+            rules.threats_mut().push(0);
+            rules.threats_mut().push(threat);
+            let mut planner = Scripted {
+                mine: fires(&[None, None, Some(fire(3, 15))]),
+                ..Scripted::default()
+            };
+            let countered = rules.counter::<Shift>(&mut planner, &view);
+            assert_eq!(countered, planner.asked == [Search::Counter]);
+            assert_eq!(countered, rules.plan().is_some_and(|p| p.chains == 15));
+            (countered, plan.ojama)
+        };
+        let (countered, ojama) = counter(1, SPIKE_LATE);
+        assert!(!countered, "a chain of {ojama} fires now");
+        assert!(counter(1, ojama + 1).0, "a smaller chain is countered");
+        assert!(counter(READY_MOVES + 1, SPIKE_LATE).0, "not ready");
+        // Fired on the next move, it meets a threat only if no row of it falls first.
+        let (me, packs, plan) = ready_chain(chain_ojama(11), 2);
+        let row = crate::sim::game::OJAMA_ROW;
+        assert!(plan.meets::<Shift>(&me, &packs, row - 1));
+        assert!(!plan.meets::<Shift>(&me, &packs, row), "the row breaks it");
+    }
+
+    #[test]
+    fn on_the_bomber_turn_a_ready_chain_is_kept_and_any_other_plan_dropped() {
+        let me = PlayerState::default();
+        let opponent = PlayerState {
+            gauge: BOMBER_GAUGE,
+            ..PlayerState::default()
+        };
+        let packs: Vec<PreparedPack> = generate(5, Signature::Measured)[..2]
+            .iter()
+            .map(|&p| PreparedPack::new(p))
+            .collect();
+        let view = Position {
+            opponent: &opponent,
+            ..view(BOMBER_TURN, &packs, &me)
+        };
+        for (moves, kept) in [(READY_MOVES, true), (READY_MOVES + 1, false)] {
+            let mut rules = PlanRules::new(Params::default().ysai_rules());
+            rules.set_plan(Some(Plan::of(&fire(moves, 13))));
+            rules.note::<Shift>(&view);
+            assert!(rules.against_bomber());
+            assert_eq!(rules.plan().is_some(), kept, "{moves} moves");
+        }
     }
 }

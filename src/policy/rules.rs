@@ -7,7 +7,7 @@ use crate::sim::{Field, Neighbourhood, PlayerState, Position, PreparedPack};
 
 /// A threat spike: at least this net attack (before turn 15 / later), above the last four.
 pub const SPIKE_EARLY: i64 = 40;
-const SPIKE_LATE: i64 = 30;
+pub const SPIKE_LATE: i64 = 30;
 const SPIKE_TURN: usize = 15;
 const THREAT_HISTORY: usize = 5;
 /// The counter-builder shape: a potential trigger this many rows above the lower neighbour.

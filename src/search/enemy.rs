@@ -540,8 +540,8 @@ pub fn search<N: Neighbourhood>(
     Some(table)
 }
 
-/// [`search`] deepened one ply at a time up to `depth` or the deadline, the table cleared
-/// between depths: the summary of the deepest depth that finished.
+/// [`search`] deepened one ply at a time up to `depth` or the deadline, each depth a new
+/// search of the table: the summary of the deepest depth that finished.
 pub fn deepen<N: Neighbourhood>(
     root: EnemyLine,
     packs: &[PreparedPack],
@@ -552,7 +552,7 @@ pub fn deepen<N: Neighbourhood>(
     let mut done = None;
     for d in 0..=depth {
         if let Some(tt) = tt {
-            tt.clear();
+            tt.renew();
         }
         match search::<N>(root, packs, d, tt, Some(deadline)) {
             Some(table) => done = Some(table),

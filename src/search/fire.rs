@@ -61,6 +61,13 @@ impl Fires {
             .position(|f| f.as_ref().is_some_and(|f| f.ojama >= ojama))
     }
 
+    /// The moves made before the earliest fire of at least `chains`.
+    pub fn earliest_chain(&self, chains: u32) -> Option<usize> {
+        self.by_depth
+            .iter()
+            .position(|f| f.as_ref().is_some_and(|f| f.chains >= chains))
+    }
+
     /// The biggest chain found and the moves made before its earliest fire.
     pub fn max_chain(&self) -> (u32, usize) {
         self.by_depth
@@ -95,6 +102,8 @@ pub(crate) mod tests {
         let target = chain_ojama(13);
         assert_eq!(fires.choose(target).map(|f| f.chains), Some(13));
         assert_eq!(fires.earliest(target), Some(2));
+        assert_eq!(fires.earliest_chain(14), Some(3));
+        assert_eq!(fires.earliest_chain(15), None);
         assert_eq!(fires.choose(i64::MAX).map(|f| f.chains), Some(14));
         assert_eq!(fires.max_chain(), (14, 3));
         assert_eq!(Fires::default().choose(0), None);

@@ -125,13 +125,13 @@ impl<'a> FullSearch<'a> {
         }
     }
 
-    /// Deepens one ply at a time up to this search's depth or its deadline, the table cleared
-    /// between depths: the values of the deepest depth that finished with a surviving move.
+    /// Deepens one ply at a time up to this search's depth or its deadline, each depth a new
+    /// search of the table: the values of the deepest depth that finished with a surviving move.
     pub fn deepen<N: Neighbourhood>(&self, root: &Line) -> Option<(RootValues, usize)> {
         let mut done = None;
         for d in 1..=self.depth {
             if let Some(tt) = self.tt {
-                tt.clear();
+                tt.renew();
             }
             match self.at_depth(d).run::<N>(root) {
                 Some(values) if values.best().is_some() => done = Some((values, d)),
@@ -608,7 +608,7 @@ mod tests {
                 assert!(branches > 0, "the enemy's attack branches at depth {depth}");
                 let searched = search.run::<Shift>(&root).unwrap();
                 assert_eq!(searched.values, expected, "-endh {not_drop}, depth {depth}");
-                tt.clear();
+                tt.renew();
                 let cached = FullSearch {
                     tt: Some(&tt),
                     ..search.at_depth(depth)

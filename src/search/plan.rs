@@ -51,10 +51,21 @@ pub fn replay<N: Neighbourhood>(
     packs: &[PreparedPack],
     moves: &[Action],
 ) -> Option<MoveResult> {
+    replay_under::<N>(me, packs, moves, 0)
+}
+
+/// [`replay`] with `attack` landing in my stock after the first move.
+pub fn replay_under<N: Neighbourhood>(
+    me: &PlayerState,
+    packs: &[PreparedPack],
+    moves: &[Action],
+    attack: i64,
+) -> Option<MoveResult> {
     let mut state = *me;
     let mut last = MoveResult::default();
-    for (pack, &action) in packs.iter().zip(moves) {
-        (state, last) = step::<N>(&state, pack, action, 0)?;
+    for (k, (pack, &action)) in packs.iter().zip(moves).enumerate() {
+        let injected = if k == 0 { attack } else { 0 };
+        (state, last) = step::<N>(&state, pack, action, injected)?;
     }
     Some(last)
 }

@@ -8,8 +8,6 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rayon::prelude::*;
-
 /// Slots per cluster: the slots a key may occupy, scanned together.
 const CLUSTER: usize = 4;
 const SLOT_BYTES: usize = 16;
@@ -45,10 +43,17 @@ impl Slot {
 }
 
 /// A lock-free table from 64-bit position keys to 64-bit data.
+///
+/// Each search sees only its own entries: keys are salted with the search's generation, so
+/// entries of an earlier search read as misses and are overwritten as slots are needed,
+/// and starting a search costs nothing (clearing tens of MiB would cost more than a
+/// shallow search takes).
 pub struct TranspositionTable {
     slots: Slots,
     /// Clusters - 1 (a power of two minus one).
     cluster_mask: usize,
+    /// Mixed into every key: the current search's generation, scrambled.
+    salt: AtomicU64,
 }
 
 impl TranspositionTable {
@@ -60,7 +65,14 @@ impl TranspositionTable {
         TranspositionTable {
             slots: Slots::zeroed(clusters * CLUSTER),
             cluster_mask: clusters - 1,
+            salt: AtomicU64::new(0),
         }
+    }
+
+    /// Starts a new search: what earlier searches stored no longer matches any key.
+    pub fn renew(&self) {
+        let generation = self.salt.load(Ordering::Relaxed);
+        self.salt.store(scramble(generation), Ordering::Relaxed);
     }
 
     /// Bytes used by the slots.
@@ -68,10 +80,11 @@ impl TranspositionTable {
         self.slots.len() * SLOT_BYTES
     }
 
-    /// Key 0 would read as an empty slot, so it is moved (every other key maps to itself).
+    /// The key as this search stores it: salted, and moved off 0, which would read as an
+    /// empty slot.
     #[inline]
-    fn usable(key: u64) -> u64 {
-        key.max(1)
+    fn usable(&self, key: u64) -> u64 {
+        (key ^ self.salt.load(Ordering::Relaxed)).max(1)
     }
 
     #[inline]
@@ -83,7 +96,7 @@ impl TranspositionTable {
     /// The data stored for `key`, if it is still in the table.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<u64> {
-        let key = Self::usable(key);
+        let key = self.usable(key);
         self.cluster(key).iter().find_map(|slot| slot.read(key))
     }
 
@@ -91,7 +104,7 @@ impl TranspositionTable {
     /// other work.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        let slot = &self.cluster(Self::usable(key))[0];
+        let slot = &self.cluster(self.usable(key))[0];
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a prefetch only hints the cache; the address is a valid slot.
         unsafe {
@@ -106,7 +119,7 @@ impl TranspositionTable {
     /// slot chosen by the key's high bits (spreading replacements over the cluster).
     #[inline]
     pub fn store(&self, key: u64, data: u64) {
-        let key = Self::usable(key);
+        let key = self.usable(key);
         let cluster = self.cluster(key);
         let slot = cluster
             .iter()
@@ -124,15 +137,15 @@ impl TranspositionTable {
     pub fn store_f64(&self, key: u64, value: f64) {
         self.store(key, value.to_bits());
     }
+}
 
-    /// Empties the table, on all rayon workers.
-    pub fn clear(&self) {
-        self.slots.par_chunks(4096).for_each(|chunk| {
-            for slot in chunk {
-                slot.write(0, 0);
-            }
-        });
-    }
+/// The next salt: a bijective scramble (splitmix64's), so salts do not repeat for 2^64
+/// searches and differ in every bit.
+fn scramble(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// The slots' memory. A probe is a random access into tens of MiB; with 4 KiB pages nearly
@@ -296,13 +309,19 @@ mod tests {
     }
 
     #[test]
-    fn clear_empties_every_slot() {
+    fn a_new_search_finds_nothing_of_the_last_and_stores_its_own() {
         let tt = TranspositionTable::new(1);
-        for key in 1..10_000u64 {
-            tt.store(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), key);
+        let key = |k: u64| k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for k in 1..10_000u64 {
+            tt.store(key(k), k);
         }
-        tt.clear();
-        assert!((1..10_000u64).all(|k| tt.probe(k.wrapping_mul(0x9E37_79B9_7F4A_7C15)).is_none()));
+        tt.renew();
+        assert!((1..10_000u64).all(|k| tt.probe(key(k)).is_none()));
+        for k in 1..10_000u64 {
+            tt.store(key(k), k + 1);
+        }
+        let found = (1..10_000u64).filter(|&k| tt.probe(key(k)) == Some(k + 1));
+        assert!(found.count() > 9_000, "stale slots are taken over");
     }
 
     #[test]
