@@ -35,6 +35,7 @@ use crate::search::beam::{BeamConfig, BeamEval, Target, TURN_BEAM_TARGET};
 pub use crate::search::beam::{BeamEvalKind, HeightCutoff};
 use crate::search::chokudai::ChokudaiConfig;
 use crate::search::eval::{CounterVerdict, EvalContext, MAX_DEPTH};
+use crate::search::tt::MAX_TABLE_MEGABYTES;
 use crate::search::timeman::{MIN_TURN_MS, SAFETY_MARGIN_MS, SAFETY_SHARE};
 pub use crate::sim::neighbours::NeighbourMode;
 
@@ -168,8 +169,9 @@ pub struct SearchFlags {
     #[arg(help_heading = heading::SEARCH, help = "Transposition tables; 0 turns them off")]
     pub use_tt: bool,
     /// `--hash MB`: size of the full searches' shared transposition table.
-    #[arg(long = "hash", value_name = "MB", default_value_t = D.search.tt_megabytes, value_parser = whole::<usize>())]
-    #[arg(help_heading = heading::SEARCH, help = "Transposition table size in MiB")]
+    #[arg(long = "hash", value_name = "MB", default_value_t = D.search.tt_megabytes,
+          value_parser = within(0, MAX_TABLE_MEGABYTES))]
+    #[arg(help_heading = heading::SEARCH, help = "Transposition table size in MiB (0 to 16384)")]
     pub tt_megabytes: usize,
     /// `-it` (ignoretime): never reduce search depths when time runs short (§9i).
     #[arg(long = "it")]

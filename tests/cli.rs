@@ -665,6 +665,17 @@ fn a_negative_count_says_what_the_flag_takes() {
 }
 
 #[test]
+fn a_table_larger_than_ysai_makes_is_refused() {
+    let run = run_input(&["--hash", "100000"], "");
+    run.assert_no_panic();
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "ysai: invalid value `100000` for `--hash`: expected a whole number from 0 to 16384\n"
+    );
+}
+
+#[test]
 fn a_turn_limit_too_short_to_think_in_is_refused() {
     for short in ["0", "333"] {
         let run = run_file(&["--turn-ms", short], GAME_21);

@@ -37,14 +37,15 @@ impl Plan {
 
     /// The fire of a later search from the plan's position that beats the plan: one by the
     /// plan's depth that sends more, or as much sooner; and while the plan falls short of
-    /// `target` (a rebuild under rows), a later one that reaches it or sends half as much
-    /// again. A later fire taken is bigger by a factor, up to the target: a plan refined
-    /// toward ever bigger chains would never fire.
+    /// `target` (a rebuild under rows) and is not ready, a later one that reaches it or sends
+    /// half as much again. A later fire taken is bigger by a factor, up to the target: a plan
+    /// refined toward ever bigger chains would never fire.
     pub fn refined_by<'f>(&self, fires: &'f Fires, target: i64) -> Option<&'f Fire> {
         let (depth, ojama) = (self.moves.len(), self.ojama);
+        let short = ojama < target && !self.ready();
         let later = fires
             .choose(target)
-            .filter(|f| ojama < target && (f.ojama >= target || f.ojama * 2 > ojama * 3));
+            .filter(|f| short && (f.ojama >= target || f.ojama * 2 > ojama * 3));
         let sooner = fires
             .choose_by(depth)
             .filter(|f| f.ojama > ojama || (f.ojama == ojama && f.path.len() < depth));
@@ -140,6 +141,10 @@ mod tests {
         let found = [None, None, None, Some(fire(4, 10))];
         assert!(chain_ojama(10) * 2 > chain_ojama(7) * 3);
         assert_eq!(refined(&seven, &found), Some((4, 10)), "half as much again");
+        // A ready chain is not traded for a later one.
+        let ready = plan(READY_MOVES, 7);
+        let found = [None, Some(fire(2, 7)), None, Some(fire(4, 13))];
+        assert_eq!(refined(&ready, &found), None, "ready");
     }
 
     #[test]

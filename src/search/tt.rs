@@ -8,6 +8,8 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// The largest table `--hash` asks for (16 GiB): its pages are all touched when it is made.
+pub const MAX_TABLE_MEGABYTES: usize = 16 * 1024;
 /// Slots per cluster: the slots a key may occupy, scanned together.
 const CLUSTER: usize = 4;
 const SLOT_BYTES: usize = 16;
