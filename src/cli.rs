@@ -345,6 +345,7 @@ const NEW_FLAGS: &[&str] = &[
     "no-counter-plan",
     "no-hold-fire",
     "no-outbuild",
+    "no-keep-ready",
     "exchange",
     "refine-ms",
     "style",
@@ -913,14 +914,17 @@ mod tests {
     fn search_time_and_ablation_flags() {
         assert_eq!(params("--guard-ms 500").guard.guard_ms, 500);
         assert_eq!(Params::default().guard.guard_ms, 1_000);
-        let ablated = params("--no-counter-plan --no-hold-fire --no-outbuild");
+        let ablated = params("--no-counter-plan --no-hold-fire --no-outbuild --no-keep-ready");
         assert!(
             ablated.rules.no_counter_plan
                 && ablated.rules.no_hold_fire
                 && ablated.rules.no_outbuild
+                && ablated.rules.no_keep_ready
         );
+        assert!(!ablated.ysai_rules().keep_ready);
         let d = Params::default();
         assert!(!d.rules.no_counter_plan && !d.rules.no_hold_fire && !d.rules.no_outbuild);
+        assert!(d.ysai_rules().keep_ready && !d.rush_rules().keep_ready);
     }
 
     #[test]

@@ -35,8 +35,8 @@ use crate::search::beam::{BeamConfig, BeamEval, Target, TURN_BEAM_TARGET};
 pub use crate::search::beam::{BeamEvalKind, HeightCutoff};
 use crate::search::chokudai::ChokudaiConfig;
 use crate::search::eval::{CounterVerdict, EvalContext, MAX_DEPTH};
-use crate::search::tt::MAX_TABLE_MEGABYTES;
 use crate::search::timeman::{MIN_TURN_MS, SAFETY_MARGIN_MS, SAFETY_SHARE};
+use crate::search::tt::MAX_TABLE_MEGABYTES;
 pub use crate::sim::neighbours::NeighbourMode;
 
 /// The defaults shown in `--help` are the ones [`Params::default`] returns.
@@ -446,6 +446,13 @@ pub struct RuleFlags {
     #[arg(help_heading = heading::YSAI_TURN,
           help = "Do not out-build an opponent waiting on a high trigger (ablation)")]
     pub no_outbuild: bool,
+    /// `--no-keep-ready`: ysai's rules may trade a chain that fires within two moves for a
+    /// longer plan (hold fire while the opponent's bigger chain fires first, a counter plan, the
+    /// bomber mark, a later refined fire), as the champion's do.
+    #[arg(long = "no-keep-ready")]
+    #[arg(help_heading = heading::YSAI_TURN,
+          help = "Let the rules trade a ready chain for a longer plan, as the 2019 rules do (ablation)")]
+    pub no_keep_ready: bool,
 }
 
 /// What only the rush player reads.
@@ -759,6 +766,7 @@ impl Params {
             no_counter_plan: false,
             no_hold_fire: false,
             no_outbuild: false,
+            no_keep_ready: false,
         },
         exchange: ExchangeFlags {
             exchange: false,
@@ -928,6 +936,7 @@ impl Params {
             replan: (self.turn_beams.next_beam_depth, plan_rules::REPLAN.1),
             refine: (self.exchange.refine_ms > 0)
                 .then_some((REFINE_DEPTH, self.exchange.refine_ms)),
+            keep_ready: !self.rules.no_keep_ready,
             ..self.rush_rules()
         }
     }
@@ -941,6 +950,7 @@ impl Params {
             opening: RUSH_OPENING,
             replan: plan_rules::REPLAN,
             refine: None,
+            keep_ready: false,
         }
     }
 

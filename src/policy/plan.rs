@@ -38,11 +38,17 @@ impl Plan {
     /// The fire of a later search from the plan's position that beats the plan: one by the
     /// plan's depth that sends more, or as much sooner; and while the plan falls short of
     /// `target` (a rebuild under rows) and is not ready, a later one that reaches it or sends
-    /// half as much again. A later fire taken is bigger by a factor, up to the target: a plan
-    /// refined toward ever bigger chains would never fire.
-    pub fn refined_by<'f>(&self, fires: &'f Fires, target: i64) -> Option<&'f Fire> {
+    /// half as much again (with `keep_ready` off, a ready one too). A later fire taken is
+    /// bigger by a factor, up to the target: a plan refined toward ever bigger chains would
+    /// never fire.
+    pub fn refined_by<'f>(
+        &self,
+        fires: &'f Fires,
+        target: i64,
+        keep_ready: bool,
+    ) -> Option<&'f Fire> {
         let (depth, ojama) = (self.moves.len(), self.ojama);
-        let short = ojama < target && !self.ready();
+        let short = ojama < target && !(keep_ready && self.ready());
         let later = fires
             .choose(target)
             .filter(|f| short && (f.ojama >= target || f.ojama * 2 > ojama * 3));
@@ -117,7 +123,7 @@ mod tests {
         let refined = |plan: &Plan, found: &[Option<Fire>]| {
             let mut fires = Fires::default();
             fires.merge(found);
-            plan.refined_by(&fires, target)
+            plan.refined_by(&fires, target, true)
                 .map(|f| (f.path.len(), f.chains))
         };
         // At the target: only a fire by the plan's depth, bigger or as big sooner.
@@ -145,6 +151,10 @@ mod tests {
         let ready = plan(READY_MOVES, 7);
         let found = [None, Some(fire(2, 7)), None, Some(fire(4, 13))];
         assert_eq!(refined(&ready, &found), None, "ready");
+        let mut fires = Fires::default();
+        fires.merge(&found);
+        let traded = ready.refined_by(&fires, target, false).map(|f| f.chains);
+        assert_eq!(traded, Some(13), "ready, with keep_ready off");
     }
 
     #[test]

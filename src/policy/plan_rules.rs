@@ -84,6 +84,9 @@ pub struct RulesConfig {
     pub replan: (usize, u64),
     /// A followed plan searched again every turn, if at all.
     pub refine: Option<(usize, u64)>,
+    /// A ready chain ([`Plan::ready`]) is not traded for a longer plan unless the opponent
+    /// has to wait for it.
+    pub keep_ready: bool,
 }
 
 /// A player's plan searches from the turn's position, as the rules ask for them.
@@ -153,7 +156,7 @@ impl PlanRules {
         self.threats.note::<N>(view);
         if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
             self.against_bomber = true;
-            if !self.plan.as_ref().is_some_and(Plan::ready) {
+            if !(self.config.keep_ready && self.plan.as_ref().is_some_and(Plan::ready)) {
                 self.plan = None;
             }
         }
@@ -235,7 +238,7 @@ impl PlanRules {
         let Some(threat) = self.threats.spike(view.turn) else {
             return false;
         };
-        let plan = self.plan.as_ref();
+        let plan = self.plan.as_ref().filter(|_| self.config.keep_ready);
         if plan.is_some_and(|p| p.meets::<N>(view.me, view.packs, threat)) {
             return false;
         }
@@ -259,9 +262,14 @@ impl PlanRules {
         let answer = planner.theirs(Search::Answer, ANSWER, attack);
         // A bigger chain the opponent fires this move or the next does not wait for mine:
         // holding would only hand it the first fire.
+        let first = if self.config.keep_ready {
+            READY_MOVES
+        } else {
+            0
+        };
         if !answer
             .earliest_chain(plan.chains + 1)
-            .is_some_and(|moves| moves >= READY_MOVES)
+            .is_some_and(|moves| moves >= first)
         {
             return false;
         }
@@ -286,7 +294,7 @@ impl PlanRules {
         let better = self
             .plan
             .as_ref()
-            .and_then(|p| p.refined_by(&fires, target));
+            .and_then(|p| p.refined_by(&fires, target, self.config.keep_ready));
         let Some(better) = better.map(Plan::of) else {
             return false;
         };
@@ -358,6 +366,14 @@ mod tests {
         }
     }
 
+    /// ysai's rules, with ready chains kept or not.
+    fn rules(keep_ready: bool) -> RulesConfig {
+        RulesConfig {
+            keep_ready,
+            ..Params::default().ysai_rules()
+        }
+    }
+
     fn fires(found: &[Option<Fire>]) -> Fires {
         let mut fires = Fires::default();
         fires.merge(found);
@@ -418,8 +434,8 @@ mod tests {
         let view = view(20, &packs, &me);
         let plan = Plan::of(&fire(1, 13));
         let extension = fires(&[None, None, None, Some(fire(4, 16))]);
-        let hold = |answer: &[Option<Fire>]| {
-            let mut rules = PlanRules::new(Params::default().ysai_rules());
+        let hold_with = |keep_ready: bool, answer: &[Option<Fire>]| {
+            let mut rules = PlanRules::new(rules(keep_ready));
             let mut planner = Scripted {
                 mine: extension.clone(),
                 theirs: fires(answer),
@@ -429,6 +445,7 @@ mod tests {
             assert_eq!(held, rules.plan().is_some_and(|p| p.chains == 16));
             held
         };
+        let hold = |answer: &[Option<Fire>]| hold_with(true, answer);
         assert!(!hold(&[None, None, Some(fire(3, 13))]), "no bigger answer");
         assert!(
             hold(&[None, None, Some(fire(3, 14))]),
@@ -436,14 +453,15 @@ mod tests {
         );
         assert!(!hold(&[None, Some(fire(2, 14))]), "ready next move");
         assert!(!hold(&[Some(fire(1, 15)), Some(fire(2, 16))]), "ready now");
+        assert!(hold_with(false, &[Some(fire(1, 15))]), "keep_ready off");
     }
 
     #[test]
     fn a_ready_chain_that_meets_a_threat_spike_is_not_traded_for_a_counter_plan() {
-        let counter = |moves: usize, threat: i64| {
+        let counter_with = |keep_ready: bool, moves: usize, threat: i64| {
             let (me, packs, plan) = ready_chain(chain_ojama(11), moves);
             let view = view(20, &packs, &me);
-            let mut rules = PlanRules::new(Params::default().ysai_rules());
+            let mut rules = PlanRules::new(rules(keep_ready));
             rules.set_plan(Some(plan.clone()));
             rules.threats_mut().push(0);
             rules.threats_mut().push(threat);
@@ -456,8 +474,10 @@ mod tests {
             assert_eq!(countered, rules.plan().is_some_and(|p| p.chains == 15));
             (countered, plan.ojama)
         };
+        let counter = |moves, threat| counter_with(true, moves, threat);
         let (countered, ojama) = counter(1, SPIKE_LATE);
         assert!(!countered, "a chain of {ojama} fires now");
+        assert!(counter_with(false, 1, SPIKE_LATE).0, "keep_ready off");
         assert!(counter(1, ojama + 1).0, "a smaller chain is countered");
         assert!(counter(READY_MOVES + 1, SPIKE_LATE).0, "not ready");
         // Fired on the next move, it meets a threat only if no row of it falls first.
@@ -482,12 +502,13 @@ mod tests {
             opponent: &opponent,
             ..view(BOMBER_TURN, &packs, &me)
         };
-        for (moves, kept) in [(READY_MOVES, true), (READY_MOVES + 1, false)] {
-            let mut rules = PlanRules::new(Params::default().ysai_rules());
+        let cases = [(true, READY_MOVES, true), (true, READY_MOVES + 1, false)];
+        for (keep_ready, moves, kept) in cases.into_iter().chain([(false, 1, false)]) {
+            let mut rules = PlanRules::new(rules(keep_ready));
             rules.set_plan(Some(Plan::of(&fire(moves, 13))));
             rules.note::<Shift>(&view);
             assert!(rules.against_bomber());
-            assert_eq!(rules.plan().is_some(), kept, "{moves} moves");
+            assert_eq!(rules.plan().is_some(), kept, "{moves} moves, {keep_ready}");
         }
     }
 }
