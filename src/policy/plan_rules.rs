@@ -267,10 +267,8 @@ impl PlanRules {
         } else {
             0
         };
-        if !answer
-            .earliest_chain(plan.chains + 1)
-            .is_some_and(|moves| moves >= first)
-        {
+        let bigger = answer.earliest_chain(plan.chains + 1);
+        if bigger.is_none_or(|moves| moves < first) {
             return false;
         }
         let fires = planner.mine(Search::Extend, EXTEND, i64::MAX, 0);
