@@ -64,7 +64,7 @@ impl Plan {
         self.fires(replay::<N>(me, packs, &self.moves))
     }
 
-    /// Whether the plan fires within [`READY_MOVES`]: a chain no rule trades for a longer plan
+    /// Whether the plan fires within `READY_MOVES`: a chain no rule trades for a longer plan
     /// unless the opponent has to wait for it.
     pub fn ready(&self) -> bool {
         self.moves.len() <= READY_MOVES
