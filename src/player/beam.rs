@@ -6,9 +6,9 @@
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
-use super::greedy::survives;
 use super::Player;
 use crate::params::Params;
+use crate::search::greedy::survives;
 use crate::search::plan::Plan;
 use crate::search::timeman::Clock;
 use crate::search::{beam_search, BeamRoot};

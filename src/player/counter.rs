@@ -9,9 +9,9 @@
 use std::marker::PhantomData;
 use std::time::Instant;
 
-use super::greedy::survives;
 use super::{Greedy, Player};
 use crate::search::beam::{search as beam_search, BeamConfig, BeamRoot};
+use crate::search::greedy::survives;
 use crate::search::plan::Plan;
 use crate::search::timeman::Clock;
 use crate::sim::game::OJAMA_ROW;

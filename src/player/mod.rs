@@ -8,6 +8,7 @@ mod original;
 mod random;
 mod report;
 pub mod rush;
+mod ysai;
 
 pub use beam::BeamPlayer;
 pub use counter::{CounterConfig, CounterPlayer};

@@ -9,13 +9,13 @@
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
-use super::greedy::best_move;
 use super::Player;
 use crate::params::Params;
 use crate::policy::plan_rules::{PlanRules, Planner, Search};
 use crate::policy::{turn_line, TurnReport, Why};
 use crate::search::chokudai::{search, ChokudaiConfig};
 use crate::search::fire::Fires;
+use crate::search::greedy::best_move;
 use crate::search::timeman::{at_turn_limit, Clock, RESERVE_MS};
 use crate::sim::{Action, Neighbourhood, PlayerState, Position};
 

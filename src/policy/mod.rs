@@ -31,9 +31,9 @@ pub use plan_rules::{PlanRules, Planner, RulesConfig, Search};
 pub use planner::{search_fires, BeamNote, PlanSearch};
 
 use crate::params::Params;
-use crate::player::{greedy::best_move, Player};
 use crate::search::beam::{BeamConfig, BeamEval, BeamRoot, HeightCutoff, Injection};
 use crate::search::fire::Fires;
+use crate::search::greedy::best_move;
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::Position;
 use crate::sim::{Action, Neighbourhood};
@@ -224,6 +224,18 @@ impl<N: Neighbourhood> Ysai<N> {
             weighing,
             elapsed: start.elapsed(),
         }
+    }
+
+    /// The turn's action, its `-tm` line written to stderr when asked for.
+    pub fn play(&mut self, view: &Position<'_>) -> Action {
+        let report = self.turn(view);
+        if self.report {
+            eprintln!(
+                "{}",
+                turn_line(view, &report, self.rules.plan(), self.rules.threats())
+            );
+        }
+        report.action
     }
 
     /// When either side can send a big attack within a few moves, reads the exchange
@@ -467,19 +479,6 @@ impl<N: Neighbourhood> Planner for TurnPlanner<'_, '_, '_, '_, N> {
 
     fn can_refine(&self) -> bool {
         !self.turn.budget.fixed_work()
-    }
-}
-
-impl<N: Neighbourhood> Player for Ysai<N> {
-    fn choose(&mut self, view: &Position<'_>) -> Action {
-        let report = self.turn(view);
-        if self.report {
-            eprintln!(
-                "{}",
-                turn_line(view, &report, self.rules.plan(), self.rules.threats())
-            );
-        }
-        report.action
     }
 }
 

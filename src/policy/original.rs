@@ -11,13 +11,13 @@ use ysai_tables::chain_ojama;
 
 use super::BeamNote;
 use crate::params::Params;
-use crate::player::greedy::survives;
 use crate::search::beam::{
     search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
 };
 use crate::search::enemy::{self, EnemyLine, StatusTable, ANY};
 use crate::search::eval::{terms, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
 use crate::search::full::{EnemyModel, FullSearch, RootValues, LOST};
+use crate::search::greedy::survives;
 use crate::search::plan::Plan;
 use crate::search::timeman::{at_turn_limit, search_depths, Clock, RESERVE_MS};
 use crate::search::tt::TranspositionTable;

@@ -1,8 +1,8 @@
 //! The plan ysai follows: the moves left, the last one firing, and what that fire is expected
 //! to do; and how a plan is chosen among the fires a search found.
 
-use crate::player::greedy::survives;
 use crate::search::fire::{Fire, Fires};
+use crate::search::greedy::survives;
 use crate::search::plan::{replay, replay_under};
 use crate::sim::{Action, MoveResult, Neighbourhood, PlayerState, PreparedPack};
 

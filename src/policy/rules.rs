@@ -1,7 +1,7 @@
 //! What the turn's rules read off the opponent: its immediate threat over the last turns, and
 //! a high trigger on its field (a counter it is waiting to fire).
 
-use crate::player::greedy::rank;
+use crate::search::greedy::rank;
 use crate::search::potential::erase_potential;
 use crate::sim::{Field, Neighbourhood, PlayerState, Position, PreparedPack};
 

@@ -7,6 +7,7 @@ pub mod enemy;
 pub mod eval;
 pub mod fire;
 pub mod full;
+pub mod greedy;
 pub mod key;
 pub mod last_ply;
 pub mod plan;
