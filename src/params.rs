@@ -35,8 +35,9 @@ use crate::search::beam::{BeamConfig, BeamEval, Target, TURN_BEAM_TARGET};
 pub use crate::search::beam::{BeamEvalKind, HeightCutoff};
 use crate::search::chokudai::ChokudaiConfig;
 use crate::search::eval::{CounterVerdict, EvalContext, MAX_DEPTH};
+use crate::search::full::EnemyModel;
 use crate::search::timeman::{MIN_TURN_MS, SAFETY_MARGIN_MS, SAFETY_SHARE};
-use crate::search::tt::MAX_TABLE_MEGABYTES;
+use crate::search::tt::{TranspositionTable, MAX_TABLE_MEGABYTES};
 pub use crate::sim::neighbours::NeighbourMode;
 
 /// The defaults shown in `--help` are the ones [`Params::default`] returns.
@@ -952,6 +953,21 @@ impl Params {
             refine: None,
             keep_ready: false,
         }
+    }
+
+    /// How the full searches read the enemy's attack (`-ai2`, `-ai3`, `-ai3b`).
+    pub fn enemy_model(&self) -> EnemyModel {
+        EnemyModel {
+            branch: self.search.ai2_minimax && self.search.ai3_min_over_drops,
+            branch_on_big_attack: self.search.ai3_big_attack,
+        }
+    }
+
+    /// The full searches' shared table, kept for the whole game (`-tt`, `--hash`).
+    pub fn table(&self) -> Option<TranspositionTable> {
+        self.search
+            .use_tt
+            .then(|| TranspositionTable::new(self.search.tt_megabytes))
     }
 
     /// The rush player's opening plan (`bench chains --ai rush`): `-bd` moves from the start

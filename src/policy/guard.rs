@@ -59,15 +59,9 @@ pub struct Guard {
 impl Guard {
     pub fn new(params: &Params) -> Self {
         Guard {
-            tt: params
-                .search
-                .use_tt
-                .then(|| TranspositionTable::new(params.search.tt_megabytes)),
+            tt: params.table(),
             eval: params.eval.context(),
-            model: EnemyModel {
-                branch: params.search.ai2_minimax && params.search.ai3_min_over_drops,
-                branch_on_big_attack: params.search.ai3_big_attack,
-            },
+            model: params.enemy_model(),
             depths: (
                 params.search.search_depth.clamp(1, MAX_DEPTH),
                 params.search.enemy_search_depth.min(MAX_DEPTH),

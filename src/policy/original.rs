@@ -16,7 +16,7 @@ use crate::search::beam::{
 };
 use crate::search::enemy::{self, EnemyLine, StatusTable, ANY};
 use crate::search::eval::{terms, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
-use crate::search::full::{EnemyModel, FullSearch, RootValues, LOST};
+use crate::search::full::{FullSearch, RootValues, LOST};
 use crate::search::greedy::survives;
 use crate::search::plan::Plan;
 use crate::search::timeman::{at_turn_limit, search_depths, Clock, RESERVE_MS};
@@ -163,10 +163,7 @@ impl<N: Neighbourhood> Decider<N> {
             plan_end: 0,
             skill_mode: params.original.first_skill_mode,
             expected: None,
-            tt: params
-                .search
-                .use_tt
-                .then(|| TranspositionTable::new(params.search.tt_megabytes)),
+            tt: params.table(),
             beams: RefCell::new(Vec::new()),
             neighbours: PhantomData,
         }
@@ -323,10 +320,7 @@ impl<N: Neighbourhood> Decider<N> {
             packs: pos.packs,
             depth,
             enemy: table,
-            model: EnemyModel {
-                branch: self.params.search.ai2_minimax && self.params.search.ai3_min_over_drops,
-                branch_on_big_attack: self.params.search.ai3_big_attack,
-            },
+            model: self.params.enemy_model(),
             eval: ctx,
             tt: if deadline.is_some() {
                 self.tt.as_ref()
