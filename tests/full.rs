@@ -10,7 +10,7 @@ use ysai::params::{
     TurnBeamLimitFlags,
 };
 use ysai::policy::original::{Decider, Reason};
-use ysai::search::plan::Plan;
+use ysai::search::plan::TrackedPlan;
 use ysai::sim::{Action, PlayerState, Shift};
 
 const SNAPSHOTS: &[&str] = &[
@@ -156,7 +156,7 @@ fn the_reported_line_ends_in_the_value_of_the_move() {
 fn a_plan_is_followed_while_its_fields_are_as_expected() {
     let s = Snapshot::load("initial");
     let moves: Vec<Action> = Action::drops()[..3].to_vec();
-    let plan = Plan::new::<Shift>(s.turn, &s.me, &s.packs, moves.clone());
+    let plan = TrackedPlan::new::<Shift>(s.turn, &s.me, &s.packs, moves.clone());
     assert_eq!(plan.next(s.turn, &s.me), Some(moves[0]));
     let mut after = s.me;
     after.drop_pending_ojama();

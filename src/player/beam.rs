@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::Player;
 use crate::params::Params;
 use crate::search::greedy::survives;
-use crate::search::plan::Plan;
+use crate::search::plan::TrackedPlan;
 use crate::search::timeman::Clock;
 use crate::search::{beam_search, BeamRoot};
 use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
@@ -19,7 +19,7 @@ const MIN_BEAM: Duration = Duration::from_millis(10);
 
 pub struct BeamPlayer<N: Neighbourhood> {
     params: Params,
-    plan: Option<Plan>,
+    plan: Option<TrackedPlan>,
     neighbours: PhantomData<N>,
 }
 
@@ -39,7 +39,12 @@ impl<N: Neighbourhood> BeamPlayer<N> {
                 .deadline(start, self.params.opening.first_time_limit_ms),
         );
         let result = beam_search::<N>(root(view), &config);
-        self.plan = Some(Plan::new::<N>(view.turn, view.me, view.packs, result.plan));
+        self.plan = Some(TrackedPlan::new::<N>(
+            view.turn,
+            view.me,
+            view.packs,
+            result.plan,
+        ));
     }
 
     fn turn_plan(

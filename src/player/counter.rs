@@ -12,7 +12,7 @@ use std::time::Instant;
 use super::{Greedy, Player};
 use crate::search::beam::{search as beam_search, BeamConfig, BeamRoot};
 use crate::search::greedy::survives;
-use crate::search::plan::Plan;
+use crate::search::plan::TrackedPlan;
 use crate::search::timeman::Clock;
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
@@ -50,7 +50,7 @@ pub struct CounterPlayer<N: Neighbourhood> {
     /// The stock it saw last turn.
     stock: i64,
     /// The build being followed.
-    plan: Option<Plan>,
+    plan: Option<TrackedPlan>,
     neighbours: PhantomData<N>,
 }
 
@@ -104,7 +104,7 @@ impl<N: Neighbourhood> CounterPlayer<N> {
         };
         let moves = beam_search::<N>(root, &beam).plan;
         let first = moves.first().copied();
-        self.plan = Some(Plan::new::<N>(view.turn, view.me, view.packs, moves));
+        self.plan = Some(TrackedPlan::new::<N>(view.turn, view.me, view.packs, moves));
         first
     }
 }

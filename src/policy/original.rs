@@ -18,7 +18,7 @@ use crate::search::enemy::{self, EnemyLine, StatusTable, ANY};
 use crate::search::eval::{terms, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
 use crate::search::full::{FullSearch, RootValues, LOST};
 use crate::search::greedy::survives;
-use crate::search::plan::Plan;
+use crate::search::plan::TrackedPlan;
 use crate::search::timeman::{at_turn_limit, search_depths, Clock, RESERVE_MS};
 use crate::search::tt::TranspositionTable;
 use crate::sim::game::OJAMA_ROW;
@@ -121,7 +121,7 @@ impl Situation {
 /// The AI's memory between turns of one game.
 pub struct Decider<N: Neighbourhood> {
     params: Params,
-    plan: Option<Plan>,
+    plan: Option<TrackedPlan>,
     /// The plan is followed before this turn (`firstbeamdepth`).
     plan_end: usize,
     skill_mode: bool,
@@ -355,7 +355,12 @@ impl<N: Neighbourhood> Decider<N> {
             .earliest_depth(self.params.target_chain())
             .unwrap_or(result.depth);
         self.plan_end = pos.turn + reach;
-        self.plan = Some(Plan::new::<N>(pos.turn, pos.me, pos.packs, result.plan));
+        self.plan = Some(TrackedPlan::new::<N>(
+            pos.turn,
+            pos.me,
+            pos.packs,
+            result.plan,
+        ));
     }
 
     /// This turn's plan move while the plan is active and on track; the plan is dropped

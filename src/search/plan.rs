@@ -4,15 +4,16 @@
 use crate::search::chokudai::step;
 use crate::sim::{Action, Field, MoveResult, Neighbourhood, PlayerState, PreparedPack};
 
-/// A sequence of moves and how to tell that it is still on track.
-pub struct Plan {
+/// A sequence of moves and how to tell that it is still on track: the field each move
+/// expects to find (ysai's own plan, `policy::Plan`, is checked by replaying it instead).
+pub struct TrackedPlan {
     first_turn: usize,
     moves: Vec<Action>,
     /// The field each move expects to find before it is played.
     fields: Vec<Field>,
 }
 
-impl Plan {
+impl TrackedPlan {
     pub fn new<N: Neighbourhood>(
         first_turn: usize,
         me: &PlayerState,
@@ -26,7 +27,7 @@ impl Plan {
             state.drop_pending_ojama();
             state.act::<N>(pack, *action);
         }
-        Plan {
+        TrackedPlan {
             first_turn,
             moves,
             fields,
