@@ -1,16 +1,18 @@
 //! `--ai counter`: a sparring partner that plays the 2019 counter specialist's way
 //! (champions.md §4): it builds the biggest chain it can and keeps it, firing first only
 //! late and big; once the opponent's attack reaches its stock it answers with the chain it has
-//! built, and after its first fire it fires every chain of 11 or more. Its build is a line of
-//! moves to the best node of a beam ranked by the pack-free potential, which grows the chain
-//! without firing it: the opening's wide and deep beam on turn 0, followed while the field is
-//! the one it expects, then the per-turn beam's whenever it is not.
+//! built, and after its first fire it fires every chain of 11 or more. Its build is the line of
+//! moves to the biggest chain a beam ranked by the pack-free potential could fire after this
+//! move, short of the firing move itself (the firing rules decide that one), or the line to the
+//! beam's best node where no chain was found: the opening's wide and deep beam on turn 0,
+//! followed while the field is the one it expects, then the per-turn beam's whenever it is not.
 
 use std::marker::PhantomData;
 use std::time::Instant;
 
 use super::{Greedy, Player};
-use crate::search::beam::{search as beam_search, BeamConfig, BeamRoot};
+use crate::search::beam::{search as beam_search, BeamConfig, BeamResult, BeamRoot};
+use crate::search::fire::Fires;
 use crate::search::greedy::survives;
 use crate::search::plan::TrackedPlan;
 use crate::search::timeman::Clock;
@@ -102,10 +104,23 @@ impl<N: Neighbourhood> CounterPlayer<N> {
             enemy_ojama: view.opponent.ojama,
             packs: view.packs,
         };
-        let moves = beam_search::<N>(root, &beam).plan;
+        let result = beam_search::<N>(root, &beam);
+        let moves = build_line(&result);
         let first = moves.first().copied();
         self.plan = Some(TrackedPlan::new::<N>(view.turn, view.me, view.packs, moves));
         first
+    }
+}
+
+/// The moves to the biggest fire `result` found past its first move (earliest among equals),
+/// without the firing move; else the line to its best node.
+fn build_line(result: &BeamResult) -> Vec<Action> {
+    let later = Fires {
+        by_depth: result.fires.iter().skip(1).cloned().collect(),
+    };
+    match later.choose(i64::MAX) {
+        Some(fire) => fire.path[..fire.path.len() - 1].to_vec(),
+        None => result.plan.clone(),
     }
 }
 
@@ -209,6 +224,32 @@ mod tests {
             player.fire_from(&view(5, &packs, &taller, &none)),
             1,
             "in a pinch"
+        );
+    }
+
+    #[test]
+    fn it_builds_toward_its_biggest_later_chain_and_leaves_the_fire_to_the_rules() {
+        use crate::search::fire::tests::fire;
+        let moves = |n: usize| vec![Action::Drop { x: n as u8, rot: 0 }; n];
+        let result = |fires: Vec<Option<crate::search::fire::Fire>>| BeamResult {
+            plan: moves(2),
+            fires,
+            ..BeamResult::default()
+        };
+        let line = build_line(&result(vec![
+            Some(fire(1, 14)),
+            Some(fire(2, 9)),
+            Some(fire(4, 12)),
+        ]));
+        assert_eq!(
+            line.len(),
+            3,
+            "to the 12 on the fourth move, not the 14 fired now"
+        );
+        assert_eq!(
+            build_line(&result(vec![Some(fire(1, 14))])),
+            moves(2),
+            "no later chain"
         );
     }
 
