@@ -20,6 +20,7 @@ pub mod report;
 pub mod results;
 pub mod runner;
 pub mod stats;
+pub mod tournament;
 
 use std::fs;
 use std::path::{Path, PathBuf};
