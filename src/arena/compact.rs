@@ -356,6 +356,7 @@ mod tests {
             pack_file: None,
             names: [None, None],
             players: None,
+            engines: None,
             winner: Some(1),
             reason: Reason::BadOutput,
             losers,
@@ -376,6 +377,7 @@ mod tests {
                     signature: Signature::Measured,
                 }
                 .origin(),
+                tournament: None,
             }),
             record: Some(record),
         }

@@ -19,6 +19,7 @@ pub mod replay;
 pub mod report;
 pub mod results;
 pub mod runner;
+pub mod standings;
 pub mod stats;
 pub mod tournament;
 
@@ -630,6 +631,7 @@ mod tests {
             pack_file: None,
             names: [None, None],
             players: None,
+            engines: None,
             winner: Some(0),
             reason: referee::Reason::Dead,
             losers: [None, Some(referee::Reason::Dead)],

@@ -684,6 +684,7 @@ mod tests {
                 pack_file: None,
                 names: [Some("ysai".into()), Some("ysai".into())],
                 players: Some(["greedy".into(), "x<script>&".into()]),
+                engines: None,
                 winner,
                 reason: Reason::Dead,
                 losers: [None, None],
@@ -810,6 +811,7 @@ mod tests {
             sprt: sprt.map(str::to_string),
             commands: ["greedy".into(), "./old".into()],
             packs: crate::arena::packs::PackOrigin::Files { dir: "p".into() },
+            tournament: None,
         });
         game
     }

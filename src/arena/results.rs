@@ -16,6 +16,7 @@ use super::compact::CompactRecord;
 use super::packs::PackOrigin;
 use super::referee::{BigChain, Reason};
 use super::stats::{Sprt, Wdl};
+use super::tournament::{match_names, pairing_dir, TournamentKind};
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,6 +37,10 @@ pub struct GameLine {
     /// written before they were recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub players: Option<[String; 2]>,
+    /// The names of the two engines (`--engine name=...`; p0's first), which name the
+    /// pairing; absent for the players of `--p0` and `--p1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engines: Option<[String; 2]>,
     pub winner: Option<usize>,
     pub reason: Reason,
     pub losers: [Option<Reason>; 2],
@@ -65,6 +70,26 @@ impl GameLine {
     pub fn p0_won(&self) -> Option<bool> {
         self.winner.map(|w| w == 0)
     }
+
+    /// The names of the game's two engines: as recorded, else a match's players named after
+    /// their commands (see [`match_names`]), else `p0` and `p1`.
+    pub fn engine_names(&self) -> [String; 2] {
+        if let Some(engines) = &self.engines {
+            return engines.clone();
+        }
+        match &self.run {
+            Some(run) => match_names([&run.commands[0], &run.commands[1]]),
+            None => ["p0".to_string(), "p1".to_string()],
+        }
+    }
+
+    /// Where the game's replay and transcripts are within their directories: the
+    /// pairing's directory in a tournament (`a-vs-b`), `None` in a match.
+    pub fn pairing_dir(&self) -> Option<String> {
+        self.run.as_ref()?.tournament.as_ref()?;
+        let [a, b] = self.engines.as_ref()?;
+        Some(pairing_dir([a, b]))
+    }
 }
 
 /// What one run of `ysai arena` ran: the same in every line it writes. A resumed match has a
@@ -81,14 +106,26 @@ pub struct RunInfo {
     /// The SPRT the run stopped by, as `--sprt` takes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<String>,
-    /// The players' commands as given (`--p0`, `--p1`).
+    /// The game's two commands as given (`--p0`, `--p1`, or its engines' `cmd=`).
     pub commands: [String; 2],
     /// Where the packs came from.
     pub packs: PackOrigin,
+    /// The tournament the game is part of, if it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<TournamentRun>,
+}
+
+/// A tournament, as a run records it: its kind and its engines, in the order given (the
+/// first is the one every Elo is measured from).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentRun {
+    pub kind: TournamentKind,
+    pub engines: Vec<String>,
 }
 
 impl RunInfo {
-    /// A run starting now on this host.
+    /// A run starting now on this host, of games run by `commands` (a tournament gives each
+    /// pairing its own, and sets [`RunInfo::tournament`]).
     pub fn now(tc: String, sprt: Option<&Sprt>, commands: [String; 2], packs: PackOrigin) -> Self {
         let seconds = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -101,6 +138,7 @@ impl RunInfo {
             sprt: sprt.map(Sprt::to_string),
             commands,
             packs,
+            tournament: None,
         }
     }
 }
@@ -333,6 +371,7 @@ mod tests {
             pack_file: None,
             names: [Some("a".into()), Some("b".into())],
             players: None,
+            engines: None,
             winner,
             reason: Reason::Dead,
             losers: [None, Some(Reason::Dead)],
@@ -446,6 +485,33 @@ mod tests {
     }
 
     #[test]
+    fn a_game_names_its_engines() {
+        let mut game = line(0, Some(0));
+        assert_eq!(game.engine_names(), ["p0", "p1"]);
+        game.run = Some(RunInfo {
+            started: "2025-01-01T00:00:00Z".into(),
+            cpu: "cpu".into(),
+            tc: "none".into(),
+            sprt: None,
+            commands: ["greedy".into(), "random --seed 2".into()],
+            packs: PackOrigin::Files { dir: "p".into() },
+            tournament: None,
+        });
+        assert_eq!(game.engine_names(), ["greedy", "random --seed 2"]);
+        assert_eq!(game.pairing_dir(), None);
+        game.engines = Some(["a".into(), "b".into()]);
+        assert_eq!(game.engine_names(), ["a", "b"]);
+        assert_eq!(game.pairing_dir(), None, "a match of two named engines");
+        if let Some(run) = game.run.as_mut() {
+            run.tournament = Some(TournamentRun {
+                kind: TournamentKind::Gauntlet,
+                engines: vec!["a".into(), "b".into(), "c".into()],
+            });
+        }
+        assert_eq!(game.pairing_dir().as_deref(), Some("a-vs-b"));
+    }
+
+    #[test]
     fn recorded_sprts_are_listed_once_each() {
         let with_sprt = |game: u64, sprt: Option<&str>| {
             let mut line = line(game, Some(0));
@@ -456,6 +522,7 @@ mod tests {
                 sprt: sprt.map(str::to_string),
                 commands: ["a".into(), "b".into()],
                 packs: PackOrigin::Files { dir: "p".into() },
+                tournament: None,
             });
             line
         };

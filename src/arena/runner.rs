@@ -372,6 +372,7 @@ fn play_one(
         pack_file: packs.file,
         names: record.names.clone(),
         players: Some([0, 1].map(|p| shown_name(&config.commands[p], record.names[p].as_deref()))),
+        engines: None,
         winner: record.result.winner,
         reason: record.result.reason,
         losers: record.result.losers,
