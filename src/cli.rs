@@ -62,7 +62,8 @@ pub enum Command {
               value_parser = whole::<u64>())]
         nodes: u64,
     },
-    /// Play matches between AIs under the real rules; results, Elo, SPRT, replays.
+    /// Play matches and tournaments between AIs under the real rules; results, Elo, SPRT,
+    /// replays.
     Arena(Box<crate::arena::ArenaArgs>),
     /// Write a tournament submission: a zip with the binary and a run.sh that starts it with
     /// FLAGS (after `--`); checked by playing a short game through run.sh against greedy.
@@ -364,6 +365,7 @@ const NEW_FLAGS: &[&str] = &[
     "engine",
     "each",
     "tournament",
+    "pairing",
     "check",
     "games",
     "concurrency",

@@ -79,7 +79,8 @@ pub struct ArenaArgs {
 /// `ysai arena` subcommands.
 #[derive(Clone, Debug, PartialEq, Subcommand)]
 pub enum ArenaAction {
-    /// Statistics of one or more results files (shards of a match merge into one verdict)
+    /// Statistics of one or more results files (shards of a match merge into one verdict; a
+    /// tournament's give its standings: Elo per engine and the cross table)
     Stats {
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
@@ -90,7 +91,8 @@ pub enum ArenaAction {
     },
     /// Write a match's results as one self-contained HTML page: what was run, the verdict,
     /// Elo and LLR game by game, how the games ended, game lengths, first big chains,
-    /// thinking time, and a replay page per game
+    /// thinking time, and a replay page per game (a tournament's: its standings instead of
+    /// the verdict and the match's charts)
     Report {
         #[arg(value_name = "RESULTS", required = true)]
         files: Vec<PathBuf>,
@@ -121,6 +123,10 @@ pub struct ReplayArgs {
     /// Rebuild game K of the results file FILE from its moves, on its packs
     #[arg(long, value_name = "K", value_parser = whole::<u64>())]
     pub game: Option<u64>,
+    /// With --game, of a tournament: the pairing whose game K it is (`a-vs-b`, as its
+    /// replays' directory is named)
+    #[arg(long, value_name = "A-vs-B", requires = "game")]
+    pub pairing: Option<String>,
     /// With --game: read the pack files from DIR instead of the directory the match used
     #[arg(long, value_name = "DIR", requires = "game")]
     pub packs: Option<PathBuf>,
