@@ -46,6 +46,7 @@ fn game(index: u64) -> ReportGame {
             pack_file: None,
             names: [None, None],
             players: Some(["self".into(), "greedy".into()]),
+            engines: None,
             winner: [Some(0), Some(1), None][(index % 3) as usize],
             reason: Reason::Dead,
             losers: [None, None],

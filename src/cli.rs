@@ -62,7 +62,8 @@ pub enum Command {
               value_parser = whole::<u64>())]
         nodes: u64,
     },
-    /// Play matches between AIs under the real rules; results, Elo, SPRT, replays.
+    /// Play matches and tournaments between AIs under the real rules; results, Elo, SPRT,
+    /// replays.
     Arena(Box<crate::arena::ArenaArgs>),
     /// Write a tournament submission: a zip with the binary and a run.sh that starts it with
     /// FLAGS (after `--`); checked by playing a short game through run.sh against greedy.
@@ -361,6 +362,10 @@ const NEW_FLAGS: &[&str] = &[
     "version",
     "p0",
     "p1",
+    "engine",
+    "each",
+    "tournament",
+    "pairing",
     "check",
     "games",
     "concurrency",
@@ -484,8 +489,21 @@ where
 struct KnownFlag {
     name: String,
     takes_value: bool,
+    /// Its value may start with a dash: it holds flags of other programs (`--each`).
+    takes_flags: bool,
     /// A one-letter flag (`-j`): it keeps its single dash.
     short: bool,
+}
+
+/// What the token after a flag is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    /// A token of its own: the flag takes no value, or has it inline, or is no flag.
+    Own,
+    /// The flag's value if it is a negative number, else a token of its own.
+    NumberValue,
+    /// The flag's value, whatever it is.
+    AnyValue,
 }
 
 /// Every flag of the program and its subcommands, in definition order (the order breaks ties
@@ -502,11 +520,16 @@ fn collect_flags(cmd: &clap::Command, flags: &mut Vec<KnownFlag>) {
     for arg in cmd.get_arguments() {
         let Some(long) = arg.get_long() else { continue };
         let takes_value = arg.get_action().takes_values();
+        let takes_flags = arg.is_allow_hyphen_values_set();
         match flags.iter_mut().find(|f| f.name == long) {
-            Some(known) => known.takes_value |= takes_value,
+            Some(known) => {
+                known.takes_value |= takes_value;
+                known.takes_flags |= takes_flags;
+            }
             None => flags.push(KnownFlag {
                 name: long.to_string(),
                 takes_value,
+                takes_flags,
                 short: false,
             }),
         }
@@ -514,6 +537,7 @@ fn collect_flags(cmd: &clap::Command, flags: &mut Vec<KnownFlag>) {
             flags.push(KnownFlag {
                 name: short.to_string(),
                 takes_value,
+                takes_flags,
                 short: true,
             });
         }
@@ -525,7 +549,8 @@ fn collect_flags(cmd: &clap::Command, flags: &mut Vec<KnownFlag>) {
 
 /// Rewrites single-dash long flags to clap's double dash, attaches a negative number to the
 /// flag before it (`-bcm- -1` -> `--bcm-=-1`, so clap cannot mistake it for a flag), and
-/// rejects unknown flags. Tokens after `--` pass unchanged.
+/// rejects unknown flags. The value of a flag that holds other programs' flags (`--each
+/// '--threads 1'`) and tokens after `--` pass unchanged.
 fn normalise(args: Vec<String>, flags: &[KnownFlag]) -> Result<Vec<String>, CliError> {
     let mut out = Vec::with_capacity(args.len());
     let mut tokens = args.into_iter().peekable();
@@ -535,21 +560,24 @@ fn normalise(args: Vec<String>, flags: &[KnownFlag]) -> Result<Vec<String>, CliE
             out.push(token);
             break;
         }
-        let (token, wants_value) = normalise_token(token, flags)?;
-        match tokens.next_if(|next| wants_value && is_negative_number(next)) {
+        let (token, next) = normalise_token(token, flags)?;
+        match tokens.next_if(|t| next == Next::NumberValue && is_negative_number(t)) {
             Some(value) => out.push(format!("{token}={value}")),
             None => out.push(token),
+        }
+        if next == Next::AnyValue {
+            out.extend(tokens.next());
         }
     }
     out.extend(tokens);
     Ok(out)
 }
 
-/// The clap spelling of one token, and whether it is a flag whose value is the next token.
-fn normalise_token(token: String, flags: &[KnownFlag]) -> Result<(String, bool), CliError> {
+/// The clap spelling of one token, and what the next token is to it.
+fn normalise_token(token: String, flags: &[KnownFlag]) -> Result<(String, Next), CliError> {
     let passes = !token.starts_with('-') || token == "-" || is_negative_number(&token);
     if passes || token == "-h" || token == "-V" {
-        return Ok((token, false));
+        return Ok((token, Next::Own));
     }
     let (dashes, rest) = match token.strip_prefix("--") {
         Some(rest) => ("--", rest),
@@ -559,9 +587,14 @@ fn normalise_token(token: String, flags: &[KnownFlag]) -> Result<(String, bool),
         Some((name, _)) => (name, true),
         None => (rest, false),
     };
+    let next = |flag: &KnownFlag| match (flag.takes_value && !inline_value, flag.takes_flags) {
+        (false, _) => Next::Own,
+        (true, false) => Next::NumberValue,
+        (true, true) => Next::AnyValue,
+    };
     match flags.iter().find(|f| f.name == name) {
-        Some(flag) if flag.short && dashes == "-" => Ok((token, flag.takes_value && !inline_value)),
-        Some(flag) => Ok((format!("--{rest}"), flag.takes_value && !inline_value)),
+        Some(flag) if flag.short && dashes == "-" => Ok((token, next(flag))),
+        Some(flag) => Ok((format!("--{rest}"), next(flag))),
         None => Err(CliError::UnknownFlag {
             suggestion: nearest_name(name, flags).map(|s| format!("{dashes}{s}")),
             flag: format!("{dashes}{name}"),
@@ -1319,6 +1352,37 @@ mod tests {
             error("--games 5 arena").to_string(),
             "`--games` belongs to `arena`: write it after the subcommand"
         );
+    }
+
+    #[test]
+    fn arena_engines_take_a_name_and_a_command_and_common_flags() {
+        let args = arena(&[
+            "--engine",
+            "name=wide",
+            "cmd=self -bw 7000",
+            "--engine",
+            "cmd=greedy",
+            "name=g",
+            "--each",
+            "--threads 1 -bcm- -1",
+            "--tournament",
+            "gauntlet",
+        ]);
+        assert_eq!(
+            args.engines,
+            ["name=wide", "cmd=self -bw 7000", "cmd=greedy", "name=g"]
+        );
+        assert_eq!(args.each.as_deref(), Some("--threads 1 -bcm- -1"));
+        assert_eq!(
+            args.tournament,
+            Some(crate::arena::tournament::TournamentKind::Gauntlet)
+        );
+        assert_eq!(arena(&["--each", "-tm"]).each.as_deref(), Some("-tm"));
+        assert!(matches!(
+            run("arena --engine name=a"),
+            Err(CliError::Usage(ref m)) if m.contains("2 values required")
+        ));
+        assert!(run("arena --tournament knockout").is_err());
     }
 
     #[test]

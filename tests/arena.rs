@@ -2,7 +2,7 @@
 //! lose), whole games between the built-in players re-simulated from their replays, the
 //! transcripts, resume, shards, SPRT, `--check`, Ctrl-C, and bad input.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -1588,4 +1588,502 @@ fn a_report_of_a_missing_results_file_is_an_error() {
     assert_eq!(failed.code, Some(1));
     assert!(failed.stderr.contains("none.jsonl"), "{}", failed.stderr);
     assert!(!dir.path().join("r.html").exists());
+}
+
+/// The engines of the tournament tests: two random players and greedy, each answering at
+/// once.
+const TRIO: [(&str, &str); 3] = [
+    ("r1", "random --seed 1"),
+    ("r2", "random --seed 2"),
+    ("greedy", "greedy"),
+];
+
+/// A tournament of `engines` (name, command) with `games` games per pairing and no clock,
+/// its results in `dir/results.jsonl` and its replays in `dir/replays`.
+fn try_tournament(dir: &Path, engines: &[(&str, &str)], games: &str, extra: &[&str]) -> Run {
+    let mut args: Vec<String> = ["arena", "--games", games, "--tc", "none"]
+        .map(String::from)
+        .into();
+    for (name, command) in engines {
+        args.extend([
+            "--engine".into(),
+            format!("name={name}"),
+            format!("cmd={command}"),
+        ]);
+    }
+    for (flag, path) in [("--results", "results.jsonl"), ("--replays", "replays")] {
+        args.extend([flag.to_string(), dir.join(path).display().to_string()]);
+    }
+    args.extend(extra.iter().map(|s| s.to_string()));
+    run(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+fn tournament(dir: &Path, engines: &[(&str, &str)], games: &str, extra: &[&str]) -> Run {
+    let played = try_tournament(dir, engines, games, extra);
+    played.assert_ok();
+    played
+}
+
+/// A game line's pairing (its engines' names, p0's first) and game.
+fn pairing_game(line: &Value) -> (String, String, u64) {
+    let name = |p: usize| line["engines"][p].as_str().unwrap().to_string();
+    (name(0), name(1), line["game"].as_u64().unwrap())
+}
+
+/// Points as the standings show them: `2`, `1.5`.
+fn points_text(points: f64) -> String {
+    if points.fract() == 0.0 {
+        format!("{points:.0}")
+    } else {
+        format!("{points:.1}")
+    }
+}
+
+/// What engine `a` scored against engine `b` in `lines`, and in how many games.
+fn score_between(lines: &[Value], a: &str, b: &str) -> (f64, u64) {
+    let mut points = 0.0;
+    let mut games = 0;
+    for line in lines {
+        let engines = [&line["engines"][0], &line["engines"][1]];
+        let Some(seat) = engines.iter().position(|e| *e == a) else {
+            continue;
+        };
+        if engines[1 - seat] != b {
+            continue;
+        }
+        games += 1;
+        points += match line["winner"].as_u64() {
+            Some(w) if w == seat as u64 => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+    }
+    (points, games)
+}
+
+/// The cross table of standings `text`: each (row, column) engine pair's cell.
+fn cross_table(text: &str) -> BTreeMap<(String, String), String> {
+    let mut lines = text.lines().skip_while(|l| !l.starts_with("Cross table"));
+    lines.next().expect("a cross table");
+    let columns: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    let mut table = BTreeMap::new();
+    for row in lines {
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cells.len(), columns.len() + 1, "{row}");
+        for (column, cell) in columns.iter().zip(&cells[1..]) {
+            table.insert((cells[0].to_string(), column.to_string()), cell.to_string());
+        }
+    }
+    table
+}
+
+/// Asserts that the cross table and the ranking of standings `text` count the games of
+/// `lines` between `engines`.
+fn assert_standings_count(text: &str, lines: &[Value], engines: &[&str]) {
+    let table = cross_table(text);
+    assert_eq!(table.len(), engines.len() * engines.len(), "{text}");
+    for a in engines {
+        let (mut points, mut games) = (0.0, 0);
+        for b in engines {
+            let cell = &table[&(a.to_string(), b.to_string())];
+            if a == b {
+                assert_eq!(cell, "-");
+                continue;
+            }
+            let (scored, met) = score_between(lines, a, b);
+            let expected = match met {
+                0 => ".".to_string(),
+                n => format!("{}/{n}", points_text(scored)),
+            };
+            assert_eq!(*cell, expected, "{a} against {b}:\n{text}");
+            points += scored;
+            games += met;
+        }
+        let row = text
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .find(|cells| cells.len() > 6 && cells[1] == *a && cells[0].parse::<u32>().is_ok())
+            .unwrap_or_else(|| panic!("no ranking row for {a}:\n{text}"));
+        assert_eq!(row[4], games.to_string(), "{text}");
+        assert_eq!(row[5], points_text(points), "{text}");
+    }
+}
+
+#[test]
+fn a_round_robin_plays_every_pairing_as_a_match_of_the_two_would() {
+    let dir = TempDir::new().unwrap();
+    let played = tournament(dir.path(), &TRIO, "2", &["-j", "2"]);
+    let file = dir.path().join("results.jsonl");
+    let lines = results(&file);
+    let games: BTreeSet<(String, String, u64)> = lines.iter().map(pairing_game).collect();
+    let mut expected = BTreeSet::new();
+    for (a, b) in [("r1", "r2"), ("r1", "greedy"), ("r2", "greedy")] {
+        for game in 0..2 {
+            expected.insert((a.to_string(), b.to_string(), game));
+            let replay = format!("replays/{a}-vs-{b}/game-{game:06}.json");
+            assert!(dir.path().join(&replay).is_file(), "{replay}");
+        }
+    }
+    assert_eq!((lines.len(), games), (6, expected));
+    let commands: BTreeMap<&str, &str> = TRIO.into_iter().collect();
+    for line in &lines {
+        assert_eq!(line["players"], line["engines"], "{line}");
+        let run = &line["run"];
+        assert_eq!(
+            run["tournament"],
+            serde_json::json!({"kind": "round-robin", "engines": ["r1", "r2", "greedy"]})
+        );
+        for p in 0..2 {
+            let engine = line["engines"][p].as_str().unwrap();
+            assert_eq!(run["commands"][p], commands[engine], "{line}");
+        }
+    }
+
+    // A pairing's games are those a match of its two engines plays on the same seed.
+    let single = TempDir::new().unwrap();
+    match_between(
+        single.path(),
+        ["random --seed 1", "greedy"],
+        "2",
+        "none",
+        &[],
+    );
+    for matched in results(&single.path().join("out/results.jsonl")) {
+        let game = matched["game"].as_u64().unwrap();
+        let paired = lines
+            .iter()
+            .find(|l| pairing_game(l) == ("r1".into(), "greedy".into(), game))
+            .unwrap();
+        for field in ["seed", "winner", "turn", "scores"] {
+            assert_eq!(paired[field], matched[field], "game {game}: {field}");
+        }
+        assert_eq!(paired["record"]["moves"], matched["record"]["moves"]);
+    }
+
+    // The standings printed at the end are `stats`'s, and they count the games' lines.
+    let stats = run(&["arena", "stats", file.to_str().unwrap()]);
+    stats.assert_ok();
+    assert_eq!(stats.stdout, played.stdout);
+    assert!(
+        stats
+            .stdout
+            .starts_with("Round robin: 3 engines, 6 games\n"),
+        "{}",
+        stats.stdout
+    );
+    assert!(
+        !stats.stderr.contains("different matches"),
+        "{}",
+        stats.stderr
+    );
+    assert_standings_count(&stats.stdout, &lines, &["r1", "r2", "greedy"]);
+    let reference = stats
+        .stdout
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|cells| cells.get(1) == Some(&"r1"))
+        .unwrap();
+    assert_eq!(reference[2..4], ["0.0", "ref"], "{}", stats.stdout);
+
+    // The report has the standings, and a replay page per game in its pairing's directory.
+    let page = dir.path().join("report.html");
+    let reported = run(&[
+        "arena",
+        "report",
+        file.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    reported.assert_ok();
+    assert!(reported.stdout.contains("(6 games; 6 replay pages in "));
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<h1>Round robin: r1, r2, greedy</h1>"),
+        "{html}"
+    );
+    assert!(html.contains("<table id=\"cross\">"));
+    assert!(html.contains("<a href=\"report-replays/r2-vs-greedy/game-000001.html\">"));
+    assert!(dir
+        .path()
+        .join("report-replays/r1-vs-r2/game-000000.html")
+        .is_file());
+}
+
+#[test]
+fn a_tournament_resumes_without_playing_a_game_twice() {
+    let dir = TempDir::new().unwrap();
+    tournament(dir.path(), &TRIO, "2", &[]);
+    let file = dir.path().join("results.jsonl");
+    let full = results(&file);
+    let again = tournament(dir.path(), &TRIO, "2", &[]);
+    assert!(
+        again
+            .stderr
+            .contains("6 game(s) already in the results file, 0 to play"),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(results(&file), full);
+
+    // Two games lost (of two pairings): only they are played again, as they were.
+    let kept: String = fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .filter(|&(i, _)| i != 1 && i != 5)
+        .map(|(_, line)| format!("{line}\n"))
+        .collect();
+    fs::write(&file, kept).unwrap();
+    let resumed = tournament(dir.path(), &TRIO, "2", &[]);
+    assert!(
+        resumed
+            .stderr
+            .contains("4 game(s) already in the results file, 2 to play"),
+        "{}",
+        resumed.stderr
+    );
+    let key = |lines: &[Value]| -> BTreeMap<(String, String, u64), Value> {
+        lines
+            .iter()
+            .map(|l| (pairing_game(l), l["record"]["moves"].clone()))
+            .collect()
+    };
+    let now = results(&file);
+    assert_eq!(now.len(), 6);
+    assert_eq!(key(&now), key(&full));
+
+    // More games per pairing: only the new ones.
+    let longer = tournament(dir.path(), &TRIO, "3", &[]);
+    assert!(longer
+        .stderr
+        .contains("6 game(s) already in the results file, 3 to play"));
+    assert_eq!(results(&file).len(), 9);
+
+    // An engine rebuilt between the runs is refused, whichever pairing recorded it.
+    let mut lines = results(&file);
+    let build = lines[0]["names"][1].as_str().unwrap().to_string();
+    let changed = lines.iter_mut().find(|l| l["engines"][1] == "r2").unwrap();
+    changed["names"][1] = Value::from("ysai-0.0.0-other");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    fs::write(&file, text).unwrap();
+    let refused = try_tournament(dir.path(), &TRIO, "4", &[]);
+    assert_eq!(refused.code, Some(1), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains(&format!(
+            "engine r2 (`random --seed 2`) is build `{build}`, but the match's earlier games were played by build `ysai-0.0.0-other`"
+        )),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(results(&file).len(), 9);
+
+    // Another engine under a name the file knows is another tournament.
+    let renamed = [TRIO[0], ("r2", "random --seed 9"), TRIO[2]];
+    let other = try_tournament(dir.path(), &renamed, "3", &[]);
+    assert_eq!(other.code, Some(1));
+    assert!(other.stderr.contains("another match"), "{}", other.stderr);
+}
+
+#[test]
+fn a_gauntlet_plays_the_first_engine_against_each_other() {
+    let dir = TempDir::new().unwrap();
+    let engines = [
+        ("greedy", "greedy"),
+        ("r1", "random --seed 1"),
+        ("r2", "random --seed 2"),
+        ("r3", "random --seed 3"),
+    ];
+    let played = tournament(dir.path(), &engines, "1", &["--tournament", "gauntlet"]);
+    let file = dir.path().join("results.jsonl");
+    let lines = results(&file);
+    let games: Vec<(String, String, u64)> = lines.iter().map(pairing_game).collect();
+    assert_eq!(
+        games,
+        ["r1", "r2", "r3"].map(|r| ("greedy".to_string(), r.to_string(), 0))
+    );
+    assert!(
+        played.stdout.starts_with("Gauntlet: 4 engines, 3 games\n"),
+        "{}",
+        played.stdout
+    );
+    assert_standings_count(&played.stdout, &lines, &["greedy", "r1", "r2", "r3"]);
+    assert_eq!(
+        cross_table(&played.stdout)[&("r1".into(), "r3".into())],
+        "."
+    );
+
+    // Every pairing has a game 0: a replay names its pairing.
+    let replay = |extra: &[&str]| {
+        let mut args = vec!["arena", "replay", file.to_str().unwrap(), "--game", "0"];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let unnamed = replay(&[]);
+    assert_eq!(unnamed.code, Some(1));
+    assert!(
+        unnamed
+            .stderr
+            .contains("name one with --pairing (greedy-vs-r1, greedy-vs-r2, greedy-vs-r3)"),
+        "{}",
+        unnamed.stderr
+    );
+    let named = replay(&["--pairing", "greedy-vs-r2"]);
+    named.assert_ok();
+    assert!(
+        named.stdout.contains("re-simulates exactly"),
+        "{}",
+        named.stdout
+    );
+    let missing = replay(&["--pairing", "r1-vs-r2"]);
+    assert!(missing.stderr.contains("no game 0 of pairing r1-vs-r2"));
+
+    // A tournament has no SPRT.
+    let sprt = run(&[
+        "arena",
+        "stats",
+        file.to_str().unwrap(),
+        "--sprt",
+        "elo0=0,elo1=5",
+    ]);
+    assert_eq!(sprt.code, Some(1));
+    assert!(
+        sprt.stderr.contains(
+            "--sprt tests a match of two engines; these results are a tournament of 4 engines"
+        ),
+        "{}",
+        sprt.stderr
+    );
+}
+
+#[test]
+fn two_named_engines_play_a_match_under_their_names() {
+    let dir = TempDir::new().unwrap();
+    let engines = [("g", "greedy"), ("r", "random --seed 5")];
+    let played = tournament(
+        dir.path(),
+        &engines,
+        "2",
+        &["--each", "--threads 1", "--sprt", "elo0=0,elo1=10"],
+    );
+    assert!(
+        played.stdout.starts_with("Games: 2  Wins: "),
+        "{}",
+        played.stdout
+    );
+    assert!(
+        played.stdout.contains("SPRT: elo0=0 elo1=10"),
+        "{}",
+        played.stdout
+    );
+    let lines = results(&dir.path().join("results.jsonl"));
+    for line in &lines {
+        assert_eq!(line["engines"], serde_json::json!(["g", "r"]));
+        assert_eq!(line["players"], line["engines"]);
+        assert_eq!(
+            line["run"]["commands"],
+            serde_json::json!(["greedy --threads 1", "random --seed 5 --threads 1"])
+        );
+        assert!(line["run"].get("tournament").is_none(), "{line}");
+    }
+    assert!(dir.path().join("replays/game-000001.json").is_file());
+}
+
+#[test]
+fn bad_engines_and_tournaments_give_clear_errors() {
+    let engine = |name: &str, command: &str| {
+        vec![
+            "--engine".to_string(),
+            format!("name={name}"),
+            format!("cmd={command}"),
+        ]
+    };
+    let with = |engines: &[&Vec<String>], extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["arena".to_string()];
+        args.extend(engines.iter().copied().flatten().cloned());
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    let (a, b, c) = (
+        engine("a", "greedy"),
+        engine("b", "random"),
+        engine("c", "random --seed 2"),
+    );
+    let cases: Vec<(Vec<String>, i32, &str)> = vec![
+        (with(&[&a], &[]), 1, "1 engine given; a match needs two"),
+        (
+            with(&[&a, &b], &["--tournament", "gauntlet"]),
+            1,
+            "--tournament gauntlet needs three or more engines",
+        ),
+        (
+            with(&[&a, &engine("a", "random"), &c], &[]),
+            1,
+            "two engines are named `a`",
+        ),
+        (
+            with(&[&a, &b, &c], &["--sprt", "elo0=0,elo1=5"]),
+            1,
+            "--sprt tests a match of two engines",
+        ),
+        (
+            with(&[&a, &engine("", "random")], &[]),
+            1,
+            "the engine has no name",
+        ),
+        (
+            with(&[&a, &engine("b", " ")], &[]),
+            1,
+            "engine `b` has no command",
+        ),
+        (
+            with(&[&a, &engine("b c", "random")], &[]),
+            1,
+            "the name `b c` has ` `",
+        ),
+        (
+            with(&[&a], &["--engine", "name=b", "random"]),
+            1,
+            "`random` is not KEY=VALUE",
+        ),
+        (
+            with(&[&a], &["--engine", "name=b"]),
+            2,
+            "2 values required for '--engine",
+        ),
+        (
+            with(&[&a, &b], &["--p0", "greedy"]),
+            2,
+            "cannot be used with",
+        ),
+        (
+            with(
+                &[],
+                &[
+                    "--p0",
+                    "greedy",
+                    "--p1",
+                    "random",
+                    "--tournament",
+                    "round-robin",
+                ],
+            ),
+            1,
+            "--p0 and --p1 play a match of two",
+        ),
+        (
+            with(&[&a, &b, &c], &["--tournament", "knockout"]),
+            2,
+            "knockout",
+        ),
+    ];
+    for (args, code, needle) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let failed = run(&args);
+        assert_eq!(failed.code, Some(code), "{args:?}: {}", failed.stderr);
+        assert!(
+            failed.stderr.contains(needle),
+            "{args:?}: {}",
+            failed.stderr
+        );
+    }
 }

@@ -2,10 +2,11 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand};
+use clap::{ArgAction, Args, Subcommand};
 
 use super::referee::TimeControl;
 use super::stats::Sprt;
+use super::tournament::TournamentKind;
 use crate::flag_values::{whole, within};
 
 /// `ysai arena`: play a match, or work with its results and replays.
@@ -20,10 +21,22 @@ pub struct ArenaArgs {
     /// Player 1, as --p0
     #[arg(long, value_name = "CMD")]
     pub p1: Option<String>,
+    /// A named engine: name=NAME cmd=CMD (CMD as for --p0, quoted), once per engine. Two
+    /// engines play a match, three or more a tournament
+    #[arg(long = "engine", value_names = ["name=NAME", "cmd=CMD"], num_args = 2,
+          action = ArgAction::Append, conflicts_with_all = ["p0", "p1"])]
+    pub engines: Vec<String>,
+    /// Flags appended to every engine's command (e.g. --each '--threads 1')
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    pub each: Option<String>,
+    /// How three or more engines meet: gauntlet (the first against each other) or
+    /// round-robin (every pair) [default: round-robin]
+    #[arg(long, value_name = "KIND")]
+    pub tournament: Option<TournamentKind>,
     /// Check CMD's protocol compliance in a short game against greedy, instead of a match
-    #[arg(long, value_name = "CMD", conflicts_with_all = ["p0", "p1"])]
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["p0", "p1", "engines"])]
     pub check: Option<String>,
-    /// Games in the match (game k uses packs from seed S+k)
+    /// Games in the match, or per pairing of a tournament (game k uses packs from seed S+k)
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = whole::<u64>())]
     pub games: u64,
     /// Games played at the same time
@@ -66,7 +79,8 @@ pub struct ArenaArgs {
 /// `ysai arena` subcommands.
 #[derive(Clone, Debug, PartialEq, Subcommand)]
 pub enum ArenaAction {
-    /// Statistics of one or more results files (shards of a match merge into one verdict)
+    /// Statistics of one or more results files (shards of a match merge into one verdict; a
+    /// tournament's give its standings: Elo per engine and the cross table)
     Stats {
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
@@ -77,7 +91,8 @@ pub enum ArenaAction {
     },
     /// Write a match's results as one self-contained HTML page: what was run, the verdict,
     /// Elo and LLR game by game, how the games ended, game lengths, first big chains,
-    /// thinking time, and a replay page per game
+    /// thinking time, and a replay page per game (a tournament's: its standings instead of
+    /// the verdict and the match's charts)
     Report {
         #[arg(value_name = "RESULTS", required = true)]
         files: Vec<PathBuf>,
@@ -108,6 +123,10 @@ pub struct ReplayArgs {
     /// Rebuild game K of the results file FILE from its moves, on its packs
     #[arg(long, value_name = "K", value_parser = whole::<u64>())]
     pub game: Option<u64>,
+    /// With --game, of a tournament: the pairing whose game K it is (`a-vs-b`, as its
+    /// replays' directory is named)
+    #[arg(long, value_name = "A-vs-B", requires = "game")]
+    pub pairing: Option<String>,
     /// With --game: read the pack files from DIR instead of the directory the match used
     #[arg(long, value_name = "DIR", requires = "game")]
     pub packs: Option<PathBuf>,

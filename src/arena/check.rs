@@ -71,7 +71,7 @@ pub fn report(command: &str, record: &GameRecord) -> (String, bool) {
     ));
     let own: Vec<&Violation> = record.violations.iter().filter(|v| v.player == 0).collect();
     out.push_str(&violations_text(&own));
-    for note in super::runner::crash_notes(0, record) {
+    for note in super::runner::crash_notes("game 0", record) {
         if note.contains("game 0: p0 ") {
             out.push_str(&note.replacen("game 0: p0", "note: it", 1));
             out.push('\n');

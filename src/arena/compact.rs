@@ -142,7 +142,7 @@ pub fn rebuild(line: &GameLine, pack_dir: Option<&Path>) -> Result<Replay, Strin
         .map_err(|e| format!("game {game}: its time control `{}`: {e}", run.tc))?;
     let record = replay_record(line, compact, &packs).map_err(|e| format!("game {game}: {e}"))?;
     let commands = [run.commands[0].as_str(), run.commands[1].as_str()];
-    Ok(Replay::new(&packs, commands, tc, &record))
+    Ok(Replay::new(&packs, commands, tc, &record).named(line.engines.as_ref()))
 }
 
 /// The game record of `compact`'s moves played on `packs`.
@@ -356,6 +356,7 @@ mod tests {
             pack_file: None,
             names: [None, None],
             players: None,
+            engines: None,
             winner: Some(1),
             reason: Reason::BadOutput,
             losers,
@@ -376,6 +377,7 @@ mod tests {
                     signature: Signature::Measured,
                 }
                 .origin(),
+                tournament: None,
             }),
             record: Some(record),
         }

@@ -2,11 +2,13 @@
 //! statistics, replays and transcripts.
 //!
 //! The referee ([`referee`]) plays one game between two processes ([`process`]) on the
-//! project's simulator, with packs from [`packs`]; [`runner`] plays a match of many games and
-//! writes [`results`], each line keeping its game's moves ([`compact`]) from which the
-//! replay is rebuilt; [`stats`] turns results into a verdict; [`replay`] records and shows
-//! games, [`html`] turns a replay into a page that animates it, and [`report`] a match into
-//! one page. AIs are reached only through their stdin and stdout.
+//! project's simulator, with packs from [`packs`]; [`runner`] plays a match of many games, or
+//! every pairing of a tournament's engines ([`tournament`]), and writes [`results`], each line
+//! keeping its game's moves ([`compact`]) from which the replay is rebuilt; [`stats`] turns a
+//! match's results into a verdict and [`standings`] a tournament's into a cross table and
+//! ratings; [`replay`] records and shows games, [`html`] turns a replay into a page that
+//! animates it, and [`report`] a match or a tournament into one page. AIs are reached only
+//! through their stdin and stdout.
 
 pub mod args;
 pub mod check;
@@ -19,7 +21,9 @@ pub mod replay;
 pub mod report;
 pub mod results;
 pub mod runner;
+pub mod standings;
 pub mod stats;
+pub mod tournament;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -30,6 +34,8 @@ pub use args::{ArenaAction, ArenaArgs, ReplayArgs};
 use packs::{PackSource, Signature};
 use referee::{ThinkingOrder, TimeControl};
 use runner::MatchConfig;
+use standings::Standings;
+use tournament::Lineup;
 
 use crate::search::timeman::{MIN_TURN_MS, QUALIFIER_TURN_MS};
 
@@ -173,12 +179,15 @@ fn pack_source(args: &ArenaArgs) -> Result<PackSource, String> {
 }
 
 fn match_command(args: &ArenaArgs) -> Result<ExitCode, String> {
-    let (Some(p0), Some(p1)) = (&args.p0, &args.p1) else {
-        return Err("a match needs --p0 CMD and --p1 CMD (or --check CMD, or `stats` / `replay`); see `ysai arena --help`".into());
-    };
+    let lineup = Lineup::from_args(args)?;
+    let shell_commands = lineup
+        .engines
+        .iter()
+        .map(|e| shell_command(&e.command, args.tc))
+        .collect::<Result<_, _>>()?;
     let config = MatchConfig {
-        commands: [p0.trim().to_string(), p1.trim().to_string()],
-        shell_commands: [shell_command(p0, args.tc)?, shell_command(p1, args.tc)?],
+        lineup,
+        shell_commands,
         games: args.games,
         concurrency: args.concurrency as usize,
         tc: args.tc,
@@ -195,14 +204,17 @@ fn match_command(args: &ArenaArgs) -> Result<ExitCode, String> {
         sprt: args.sprt,
     };
     note_reused_pack_files(&config);
-    for command in &config.commands {
-        if let Some(note) = untold_turn_limit(command, config.tc) {
+    for engine in &config.lineup.engines {
+        if let Some(note) = untold_turn_limit(&engine.command, config.tc) {
             eprintln!("{note}");
         }
     }
     runner::install_interrupt_handler();
     let outcome = runner::run(&config)?;
-    emit(&runner::verdict(&outcome.wdl, config.sprt.as_ref()));
+    match config.lineup.tournament {
+        None => emit(&runner::verdict(&outcome.wdl, config.sprt.as_ref())),
+        Some(kind) => emit(&outcome.standings.text(Some(kind))),
+    }
     if outcome.interrupted {
         eprintln!(
             "interrupted after {} game(s) of this run; run the same command again with --results to resume",
@@ -244,6 +256,12 @@ fn note_reused_pack_files(config: &MatchConfig) {
 
 fn stats_command(files: &[PathBuf], sprt: Option<&stats::Sprt>) -> Result<ExitCode, String> {
     let merged = load_merged(files)?;
+    if standings::is_tournament(&merged.games) {
+        refuse_tournament_sprt(sprt, &merged.games)?;
+        let standings = Standings::of_lines(&merged.games);
+        emit(&standings.text(standings::kind_of(&merged.games)));
+        return Ok(ExitCode::SUCCESS);
+    }
     let sprt = verdict_sprt(sprt, &merged.games)?.map(|(sprt, _)| sprt);
     emit(&runner::verdict(&merged.wdl, sprt.as_ref()));
     emit(&reasons_summary(&merged.games));
@@ -251,6 +269,20 @@ fn stats_command(files: &[PathBuf], sprt: Option<&stats::Sprt>) -> Result<ExitCo
     emit(&big_chains_summary(&merged.games));
     emit(&first_chains_compared(&merged.games));
     Ok(ExitCode::SUCCESS)
+}
+
+/// An error for an SPRT given for a tournament's games: it tests a match of two.
+fn refuse_tournament_sprt(
+    sprt: Option<&stats::Sprt>,
+    games: &[results::GameLine],
+) -> Result<(), String> {
+    match sprt {
+        Some(_) => Err(format!(
+            "--sprt tests a match of two engines; these results are a tournament of {} engines",
+            Standings::of_lines(games).engines().len()
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The SPRT a verdict on `games` follows: the one given, else the one the games were played
@@ -285,6 +317,10 @@ fn report_command(
     sprt: Option<&stats::Sprt>,
 ) -> Result<ExitCode, String> {
     let merged = load_merged(files)?;
+    let tournament = standings::is_tournament(&merged.games);
+    if tournament {
+        refuse_tournament_sprt(sprt, &merged.games)?;
+    }
     let sprt = match verdict_sprt(sprt, &merged.games)? {
         Some(chosen) => chosen,
         None => (report::DEFAULT_SPRT.parse()?, report::SprtSource::Default),
@@ -304,7 +340,12 @@ fn report_command(
         pages += usize::from(replay_page.is_some());
         games.push(report::ReportGame { line, replay_page });
     }
-    html::write_page(out, &report::page(&games, &sprt.0, sprt.1))?;
+    let page = if tournament {
+        report::tournament_page(&games)
+    } else {
+        report::page(&games, &sprt.0, sprt.1)
+    };
+    html::write_page(out, &page)?;
     let linked = if pages == 0 {
         format!(
             "no replays found (looked in {}) and no game keeps its moves",
@@ -334,16 +375,18 @@ fn replay_pages_dir(report: &Path) -> PathBuf {
 
 /// Makes the replay page of `line`'s game from the first of `dirs` that holds its replay,
 /// else from its results line, and returns its address relative to the report; `None`
-/// (with a note if the game cannot be shown) when there is no page.
+/// (with a note if the game cannot be shown) when there is no page. A tournament's games
+/// are in a directory per pairing, both their replays and their pages.
 fn write_replay_page(
     dirs: &[PathBuf],
     pages_dir: &Path,
     line: &results::GameLine,
 ) -> Result<Option<String>, String> {
     let game = line.game;
+    let pairing = line.pairing_dir();
     let file = dirs
         .iter()
-        .map(|dir| runner::game_file(dir, game, "json"))
+        .map(|dir| runner::game_file(&runner::files_dir(dir, pairing.as_deref()), game, "json"))
         .find(|f| f.is_file());
     let replay = match file {
         Some(file) => replay::Replay::load(&file),
@@ -357,14 +400,18 @@ fn write_replay_page(
             return Ok(None);
         }
     };
-    fs::create_dir_all(pages_dir)
-        .map_err(|e| format!("cannot create {}: {e}", pages_dir.display()))?;
+    let dir = runner::files_dir(pages_dir, pairing.as_deref());
+    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let name = format!("game-{game:06}.html");
-    html::write_page(&pages_dir.join(&name), &page)?;
+    html::write_page(&dir.join(&name), &page)?;
     let dir_name = pages_dir
         .file_name()
         .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-    Ok(Some(format!("{dir_name}/{name}")))
+    let address = match &pairing {
+        Some(sub) => format!("{dir_name}/{sub}/{name}"),
+        None => format!("{dir_name}/{name}"),
+    };
+    Ok(Some(address))
 }
 
 /// The games of `files` merged into one match, with a note on stderr for whatever the
@@ -382,7 +429,8 @@ fn load_merged(files: &[PathBuf]) -> Result<results::Merged, String> {
         all.push(loaded.games);
     }
     let merged = results::merge(all);
-    if merged.matches.len() > 1 {
+    // A tournament's pairings are matches of their own, counted together by design.
+    if merged.matches.len() > 1 && !standings::is_tournament(&merged.games) {
         eprintln!(
             "note: the files hold {} different matches; their games are counted together:",
             merged.matches.len()
@@ -553,12 +601,37 @@ fn load_replay(args: &ReplayArgs) -> Result<replay::Replay, String> {
         });
     };
     let loaded = results::load(file).map_err(|e| e.to_string())?;
-    let line = loaded
-        .games
-        .iter()
-        .find(|g| g.game == game)
-        .ok_or_else(|| format!("{}: no game {game} in it", file.display()))?;
+    let line = game_line(&loaded.games, game, args.pairing.as_deref())
+        .map_err(|e| format!("{}: {e}", file.display()))?;
     compact::rebuild(line, args.packs.as_deref()).map_err(|e| format!("{}: {e}", file.display()))
+}
+
+/// Game `game` of `games`, of `pairing` (`a-vs-b`) if given: a tournament has a game `game`
+/// in every pairing, so it must say which.
+fn game_line<'a>(
+    games: &'a [results::GameLine],
+    game: u64,
+    pairing: Option<&str>,
+) -> Result<&'a results::GameLine, String> {
+    let found: Vec<&results::GameLine> = games
+        .iter()
+        .filter(|g| g.game == game)
+        .filter(|g| pairing.is_none_or(|p| g.pairing_dir().as_deref() == Some(p)))
+        .collect();
+    let mut pairings: Vec<String> = found.iter().filter_map(|g| g.pairing_dir()).collect();
+    pairings.sort();
+    pairings.dedup();
+    match (found.first(), pairings.len()) {
+        (None, _) => Err(match pairing {
+            Some(p) => format!("no game {game} of pairing {p} in it"),
+            None => format!("no game {game} in it"),
+        }),
+        (Some(line), 0 | 1) => Ok(line),
+        (Some(_), _) => Err(format!(
+            "every pairing of its tournament has a game {game}; name one with --pairing ({})",
+            pairings.join(", ")
+        )),
+    }
 }
 
 /// The game turn by turn, then the check that it re-simulates.
@@ -629,6 +702,7 @@ mod tests {
             pack_file: None,
             names: [None, None],
             players: None,
+            engines: None,
             winner: Some(0),
             reason: referee::Reason::Dead,
             losers: [None, Some(referee::Reason::Dead)],

@@ -23,6 +23,10 @@ pub const FORMAT: &str = "ysai-replay/1";
 pub struct ReplayPlayer {
     pub name: Option<String>,
     pub command: String,
+    /// The engine's name (`--engine name=...`), which it is shown by; absent for the players
+    /// of `--p0` and `--p1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
 }
 
 /// A whole game.
@@ -53,6 +57,7 @@ impl Replay {
             players: [0, 1].map(|p| ReplayPlayer {
                 name: record.names[p].clone(),
                 command: commands[p].to_string(),
+                engine: None,
             }),
             turns: record.turns.clone(),
             result: record.result.clone(),
@@ -89,11 +94,23 @@ impl Replay {
             .map(|&[top, bottom]| Pack::new(top, bottom))
     }
 
-    /// The names the two players are shown by.
+    /// The replay with its players named as `engines` (p0's first), if given.
+    pub fn named(mut self, engines: Option<&[String; 2]>) -> Self {
+        if let Some(engines) = engines {
+            for (player, engine) in self.players.iter_mut().zip(engines) {
+                player.engine = Some(engine.clone());
+            }
+        }
+        self
+    }
+
+    /// The names the two players are shown by: their engines', else as [`shown_name`] says.
     pub fn shown_names(&self) -> [String; 2] {
-        self.players
-            .each_ref()
-            .map(|p| shown_name(&p.command, p.name.as_deref()))
+        self.players.each_ref().map(|p| {
+            p.engine
+                .clone()
+                .unwrap_or_else(|| shown_name(&p.command, p.name.as_deref()))
+        })
     }
 
     pub fn save(&self, path: &Path) -> Result<(), String> {

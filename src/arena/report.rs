@@ -2,7 +2,8 @@
 //! SPRT, builds, host); the verdict; how the games ended; how Elo and the
 //! SPRT's log-likelihood ratio moved game by game; how long the games lasted; on which turn
 //! each side fired its first big chain; how long each side thought; and every game, linked
-//! to its replay page where the replay was found. The charts are inline SVG drawn here, so
+//! to its replay page where the replay was found. A tournament's page has its standings
+//! instead of the verdict and the match's charts. The charts are inline SVG drawn here, so
 //! the page needs no script and no network.
 
 use std::collections::BTreeSet;
@@ -11,7 +12,9 @@ use std::fmt::Write as _;
 use super::referee::{Reason, BIG_CHAIN};
 use super::results::{GameLine, RunInfo};
 use super::runner::{number, verdict};
+use super::standings::{kind_of, Standings, CROSS_LEFT, RANKING_LEFT};
 use super::stats::{Elo, Sprt, Wdl};
+use super::tournament::TournamentKind;
 
 /// The SPRT a report runs when none is given.
 pub const DEFAULT_SPRT: &str = "elo0=0,elo1=20";
@@ -96,7 +99,7 @@ pub fn page(games: &[ReportGame], sprt: &Sprt, source: SprtSource) -> String {
     body.push_str(&first_big_chain_chart(&lines));
     body.push_str(&think_chart(&lines));
     body.push_str("</div>");
-    body.push_str(&games_table(&games));
+    body.push_str(&games_table(&games, false));
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <title>{} vs {} - ysai match report</title>\n<style>{STYLE}</style>\n</head>\n\
@@ -104,6 +107,77 @@ pub fn page(games: &[ReportGame], sprt: &Sprt, source: SprtSource) -> String {
         escape(&names[0]),
         escape(&names[1])
     )
+}
+
+/// The report page of a tournament's `games`: its standings (the ranking with each
+/// engine's Elo and thinking time, and the cross table), what was run, how each engine lost,
+/// the game lengths, and every game.
+pub fn tournament_page(games: &[ReportGame]) -> String {
+    let mut games: Vec<&ReportGame> = games.iter().collect();
+    games.sort_by(|a, b| {
+        (a.line.game, a.line.engine_names()).cmp(&(b.line.game, b.line.engine_names()))
+    });
+    let lines: Vec<GameLine> = games.iter().map(|g| g.line.clone()).collect();
+    let refs: Vec<&GameLine> = lines.iter().collect();
+    let standings = Standings::of_lines(&lines);
+    let engines = standings.engines();
+    let title = format!(
+        "{}: {}",
+        kind_of(&lines).map_or("Tournament", TournamentKind::title),
+        engines.join(", ")
+    );
+    let mut body = format!("<h1>{}</h1>", escape(&title));
+    let _ = write!(
+        body,
+        "<div id=\"verdict\">{} games</div>",
+        standings.total_games()
+    );
+    body.push_str(&cells_table(
+        "ranking",
+        &standings.ranking_rows(),
+        RANKING_LEFT,
+    ));
+    if let Some(reference) = engines.first() {
+        let _ = write!(
+            body,
+            "<p class=\"legend\">Elo: maximum likelihood over all games (logistic, a draw half a win), relative to {}; +/-: its 95% interval; +inf / -inf: every point / no point against its side.</p>",
+            escape(reference)
+        );
+    }
+    body.push_str("<h2>Cross table: the row's points against the column / games</h2>");
+    body.push_str(&cells_table("cross", &standings.cross_rows(), CROSS_LEFT));
+    body.push_str(&tournament_run_table(&refs, engines));
+    body.push_str(&tournament_endings_table(&refs, engines));
+    body.push_str("<div class=\"charts\">");
+    body.push_str(&length_chart(&refs));
+    body.push_str("</div>");
+    body.push_str(&games_table(&games, true));
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>{} - ysai tournament report</title>\n<style>{STYLE}</style>\n</head>\n\
+         <body>\n{body}\n</body>\n</html>\n",
+        escape(&title)
+    )
+}
+
+/// Rows of cells (a header first) as a table, the columns of `left` left-aligned.
+fn cells_table(id: &str, rows: &[Vec<String>], left: &[usize]) -> String {
+    let mut out = format!("<table id=\"{id}\">");
+    for (r, row) in rows.iter().enumerate() {
+        out.push_str("<tr>");
+        let tag = if r == 0 { "th" } else { "td" };
+        for (c, cell) in row.iter().enumerate() {
+            let class = if left.contains(&c) {
+                " class=\"left\""
+            } else {
+                ""
+            };
+            let _ = write!(out, "<{tag}{class}>{}</{tag}>", escape(cell));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</table>");
+    out
 }
 
 const STYLE: &str = "
@@ -195,12 +269,6 @@ fn run_table(games: &[&GameLine], sprt: &Sprt, source: SprtSource) -> String {
         sprt.upper_bound(),
         sprt.verdict(llr)
     );
-    let starts: BTreeSet<&str> = runs.iter().map(|r| r.started.as_str()).collect();
-    let started = match starts.first() {
-        None => "not recorded".to_string(),
-        Some(first) if starts.len() > 1 => format!("{first} ({} runs)", starts.len()),
-        Some(first) => first.to_string(),
-    };
     let builds = [0, 1].map(|p| {
         let builds = distinct(games.iter().filter_map(|g| g.names[p].clone()));
         if runs.is_empty() {
@@ -209,20 +277,72 @@ fn run_table(games: &[&GameLine], sprt: &Sprt, source: SprtSource) -> String {
         let commands = distinct(runs.iter().map(|r| r.commands[p].clone()));
         format!("{builds}, run as {commands}")
     });
-    let rows = [
-        ("time control", distinct(runs.iter().map(|r| r.tc.clone()))),
-        ("SPRT", sprt_text),
-        ("started (UTC)", started),
-        ("host CPU", distinct(runs.iter().map(|r| r.cpu.clone()))),
-        ("p0 build", builds[0].clone()),
-        ("p1 build", builds[1].clone()),
-    ];
+    let mut rows = vec![time_control_row(&runs), ("SPRT".to_string(), sprt_text)];
+    rows.extend(host_rows(&runs));
+    rows.push(("p0 build".into(), builds[0].clone()));
+    rows.push(("p1 build".into(), builds[1].clone()));
+    rows_table(&rows)
+}
+
+/// What a tournament ran: the time control, when and on which CPU, and each engine's build
+/// and command.
+fn tournament_run_table(games: &[&GameLine], engines: &[String]) -> String {
+    let runs: Vec<&RunInfo> = games.iter().filter_map(|g| g.run.as_ref()).collect();
+    let mut rows = vec![time_control_row(&runs)];
+    rows.extend(host_rows(&runs));
+    for engine in engines {
+        let seats: Vec<(&GameLine, usize)> = games
+            .iter()
+            .flat_map(|g| {
+                let names = g.engine_names();
+                (0..2)
+                    .filter(move |&p| names[p] == *engine)
+                    .map(move |p| (*g, p))
+            })
+            .collect();
+        let builds = distinct(seats.iter().filter_map(|(g, p)| g.names[*p].clone()));
+        let commands = distinct(
+            seats
+                .iter()
+                .filter_map(|(g, p)| Some(g.run.as_ref()?.commands[*p].clone())),
+        );
+        rows.push((
+            format!("{engine} build"),
+            format!("{builds}, run as {commands}"),
+        ));
+    }
+    rows_table(&rows)
+}
+
+fn time_control_row(runs: &[&RunInfo]) -> (String, String) {
+    let tc = distinct(runs.iter().map(|r| r.tc.clone()));
+    ("time control".to_string(), tc)
+}
+
+/// When the games were played (the first run's start, and how many runs), and on which CPU.
+fn host_rows(runs: &[&RunInfo]) -> [(String, String); 2] {
+    let starts: BTreeSet<&str> = runs.iter().map(|r| r.started.as_str()).collect();
+    let started = match starts.first() {
+        None => "not recorded".to_string(),
+        Some(first) if starts.len() > 1 => format!("{first} ({} runs)", starts.len()),
+        Some(first) => first.to_string(),
+    };
+    let cpu = distinct(runs.iter().map(|r| r.cpu.clone()));
+    [
+        ("started (UTC)".to_string(), started),
+        ("host CPU".to_string(), cpu),
+    ]
+}
+
+/// The run table: a row per (what, value).
+fn rows_table(rows: &[(String, String)]) -> String {
     let mut out = String::from("<table id=\"run\">");
     for (what, value) in rows {
         let _ = write!(
             out,
-            "<tr><th class=\"left\">{what}</th><td class=\"left\">{}</td></tr>",
-            escape(&value)
+            "<tr><th class=\"left\">{}</th><td class=\"left\">{}</td></tr>",
+            escape(what),
+            escape(value)
         );
     }
     out.push_str("</table>");
@@ -250,8 +370,7 @@ fn loss_counts(games: &[&GameLine]) -> [[u64; LOSS_KINDS.len()]; 2] {
     let mut counts = [[0; LOSS_KINDS.len()]; 2];
     for game in games {
         for (player, loss) in game.losers.iter().enumerate() {
-            let kind = loss.and_then(|r| LOSS_KINDS.iter().position(|(_, rs)| rs.contains(&r)));
-            if let Some(kind) = kind {
+            if let Some(kind) = loss_kind(*loss) {
                 counts[player][kind] += 1;
             }
         }
@@ -259,20 +378,52 @@ fn loss_counts(games: &[&GameLine]) -> [[u64; LOSS_KINDS.len()]; 2] {
     counts
 }
 
+/// The index in [`LOSS_KINDS`] of a way to lose.
+fn loss_kind(loss: Option<Reason>) -> Option<usize> {
+    loss.and_then(|r| LOSS_KINDS.iter().position(|(_, rs)| rs.contains(&r)))
+}
+
 fn endings_table(games: &[&GameLine], names: &[String; 2]) -> String {
     let counts = loss_counts(games);
+    let rows: Vec<(String, [u64; LOSS_KINDS.len()])> = (0..2)
+        .map(|player| {
+            let who = format!(
+                "<span class=\"p{player}\">p{player} {}</span>",
+                escape(&names[player])
+            );
+            (who, counts[player])
+        })
+        .collect();
+    losses_table(&rows)
+}
+
+/// How often each engine of a tournament lost each way, in any seat.
+fn tournament_endings_table(games: &[&GameLine], engines: &[String]) -> String {
+    let mut counts = vec![[0; LOSS_KINDS.len()]; engines.len()];
+    for game in games {
+        let names = game.engine_names();
+        for (player, loss) in game.losers.iter().enumerate() {
+            let engine = engines.iter().position(|e| *e == names[player]);
+            if let (Some(engine), Some(kind)) = (engine, loss_kind(*loss)) {
+                counts[engine][kind] += 1;
+            }
+        }
+    }
+    let rows: Vec<(String, [u64; LOSS_KINDS.len()])> =
+        engines.iter().map(|e| escape(e)).zip(counts).collect();
+    losses_table(&rows)
+}
+
+/// The table of losses: a row per (who, as HTML; counts per kind).
+fn losses_table(rows: &[(String, [u64; LOSS_KINDS.len()])]) -> String {
     let mut out = String::from("<table id=\"endings\"><thead><tr><th class=\"left\">lost by</th>");
     for (kind, _) in LOSS_KINDS {
         let _ = write!(out, "<th>{kind}</th>");
     }
     out.push_str("</tr></thead><tbody>");
-    for player in 0..2 {
-        let _ = write!(
-            out,
-            "<tr><td class=\"left\"><span class=\"p{player}\">p{player} {}</span></td>",
-            escape(&names[player])
-        );
-        for count in counts[player] {
+    for (who, counts) in rows {
+        let _ = write!(out, "<tr><td class=\"left\">{who}</td>");
+        for count in counts {
             let _ = write!(out, "<td>{count}</td>");
         }
         out.push_str("</tr>");
@@ -615,13 +766,26 @@ fn axis_number(value: f64) -> String {
     }
 }
 
-fn games_table(games: &[&ReportGame]) -> String {
+/// A row per game; in a tournament (`engines`) each names its two engines, and the winner by
+/// name.
+fn games_table(games: &[&ReportGame], engines: bool) -> String {
     let mut rows = String::new();
     for game in games {
         let line = &game.line;
+        let names = line.engine_names();
         let result = match line.winner {
+            Some(w) if engines => format!("<span class=\"p{w}\">{} wins</span>", escape(&names[w])),
             Some(w) => format!("<span class=\"p{w}\">p{w} wins</span>"),
             None => "draw".to_string(),
+        };
+        let pairing = if engines {
+            format!(
+                "<td class=\"left\"><span class=\"p0\">{}</span> - <span class=\"p1\">{}</span></td>",
+                escape(&names[0]),
+                escape(&names[1])
+            )
+        } else {
+            String::new()
         };
         let first = |p: usize| match line.first_big_chains.and_then(|c| c[p]) {
             Some(c) => format!("{} on {}", c.chains, c.turn),
@@ -632,7 +796,7 @@ fn games_table(games: &[&ReportGame]) -> String {
         });
         let _ = write!(
             rows,
-            "<tr><td>{}</td><td class=\"left\">{result}</td><td class=\"left\">{}</td><td>{}</td>\
+            "<tr><td>{}</td>{pairing}<td class=\"left\">{result}</td><td class=\"left\">{}</td><td>{}</td>\
              <td>{} - {}</td><td>{} - {}</td><td>{} - {}</td><td>{:.1} - {:.1}</td><td class=\"left\">{link}</td></tr>",
             line.game,
             line.reason.name(),
@@ -647,8 +811,13 @@ fn games_table(games: &[&ReportGame]) -> String {
             line.think_ms[1] / 1000.0,
         );
     }
+    let pairing_head = if engines {
+        "<th class=\"left\">p0 - p1</th>"
+    } else {
+        ""
+    };
     format!(
-        "<table id=\"games\"><thead><tr><th>game</th><th class=\"left\">result</th><th class=\"left\">how</th>\
+        "<table id=\"games\"><thead><tr><th>game</th>{pairing_head}<th class=\"left\">result</th><th class=\"left\">how</th>\
          <th>turn</th><th>score</th><th>longest chain</th><th>first {BIG_CHAIN}+ (chain on turn)</th>\
          <th>thinking (s)</th><th></th></tr></thead><tbody>{rows}</tbody></table>"
     )
@@ -684,6 +853,7 @@ mod tests {
                 pack_file: None,
                 names: [Some("ysai".into()), Some("ysai".into())],
                 players: Some(["greedy".into(), "x<script>&".into()]),
+                engines: None,
                 winner,
                 reason: Reason::Dead,
                 losers: [None, None],
@@ -810,6 +980,7 @@ mod tests {
             sprt: sprt.map(str::to_string),
             commands: ["greedy".into(), "./old".into()],
             packs: crate::arena::packs::PackOrigin::Files { dir: "p".into() },
+            tournament: None,
         });
         game
     }

@@ -3,7 +3,7 @@
 //! Each line also says what was run (the time control, the SPRT, when, on which CPU) and
 //! keeps the game's moves, so that its replay can be rebuilt.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -16,6 +16,7 @@ use super::compact::CompactRecord;
 use super::packs::PackOrigin;
 use super::referee::{BigChain, Reason};
 use super::stats::{Sprt, Wdl};
+use super::tournament::{match_names, pairing_dir, TournamentKind};
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,6 +37,10 @@ pub struct GameLine {
     /// written before they were recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub players: Option<[String; 2]>,
+    /// The names of the two engines (`--engine name=...`; p0's first), which name the
+    /// pairing; absent for the players of `--p0` and `--p1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engines: Option<[String; 2]>,
     pub winner: Option<usize>,
     pub reason: Reason,
     pub losers: [Option<Reason>; 2],
@@ -65,6 +70,26 @@ impl GameLine {
     pub fn p0_won(&self) -> Option<bool> {
         self.winner.map(|w| w == 0)
     }
+
+    /// The names of the game's two engines: as recorded, else a match's players named after
+    /// their commands (see [`match_names`]), else `p0` and `p1`.
+    pub fn engine_names(&self) -> [String; 2] {
+        if let Some(engines) = &self.engines {
+            return engines.clone();
+        }
+        match &self.run {
+            Some(run) => match_names([&run.commands[0], &run.commands[1]]),
+            None => ["p0".to_string(), "p1".to_string()],
+        }
+    }
+
+    /// Where the game's replay and transcripts are within their directories: the
+    /// pairing's directory in a tournament (`a-vs-b`), `None` in a match.
+    pub fn pairing_dir(&self) -> Option<String> {
+        self.run.as_ref()?.tournament.as_ref()?;
+        let [a, b] = self.engines.as_ref()?;
+        Some(pairing_dir([a, b]))
+    }
 }
 
 /// What one run of `ysai arena` ran: the same in every line it writes. A resumed match has a
@@ -81,14 +106,26 @@ pub struct RunInfo {
     /// The SPRT the run stopped by, as `--sprt` takes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<String>,
-    /// The players' commands as given (`--p0`, `--p1`).
+    /// The game's two commands as given (`--p0`, `--p1`, or its engines' `cmd=`).
     pub commands: [String; 2],
     /// Where the packs came from.
     pub packs: PackOrigin,
+    /// The tournament the game is part of, if it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<TournamentRun>,
+}
+
+/// A tournament, as a run records it: its kind and its engines, in the order given (the
+/// first is the one every Elo is measured from).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentRun {
+    pub kind: TournamentKind,
+    pub engines: Vec<String>,
 }
 
 impl RunInfo {
-    /// A run starting now on this host.
+    /// A run starting now on this host, of games run by `commands` (a tournament gives each
+    /// pairing its own, and sets [`RunInfo::tournament`]).
     pub fn now(tc: String, sprt: Option<&Sprt>, commands: [String; 2], packs: PackOrigin) -> Self {
         let seconds = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -101,6 +138,7 @@ impl RunInfo {
             sprt: sprt.map(Sprt::to_string),
             commands,
             packs,
+            tournament: None,
         }
     }
 }
@@ -139,38 +177,45 @@ fn cpu_model(cpuinfo: &str) -> Option<String> {
     })
 }
 
-/// The build each player is, as its name line says: what a match must not mix. Fed the
-/// name lines of every game (and of a player asked before a resumed match plays), it refuses
+/// The build each engine is, as its name line says: what a match must not mix. Fed the
+/// name lines of every game (and of an engine asked before a resumed match plays), it refuses
 /// the first that differs from what it has seen.
 #[derive(Clone, Debug, Default)]
 pub struct Builds {
-    seen: [Option<String>; 2],
+    /// The build seen for each engine, by the label errors name it by.
+    seen: BTreeMap<String, String>,
 }
 
 impl Builds {
-    /// Takes the name lines of one game (`None`: the player gave none); an error naming the
-    /// player (run by `commands`) and both builds if one is not the build seen before.
+    /// Takes the name lines of one game (`None`: the engine gave none), played by the engines
+    /// `engines` name (see [`super::tournament::Lineup::label`]); an error naming the engine
+    /// and both builds if one is not the build seen before.
     pub fn check(
         &mut self,
         names: &[Option<String>; 2],
-        commands: &[String; 2],
+        engines: [&str; 2],
     ) -> Result<(), ResultsError> {
         for player in 0..2 {
-            let Some(name) = &names[player] else {
-                continue;
-            };
-            match &self.seen[player] {
-                None => self.seen[player] = Some(name.clone()),
-                Some(seen) if seen == name => {}
-                Some(seen) => {
-                    return Err(ResultsError(format!(
-                        "p{player} (`{}`) is build `{name}`, but the match's earlier games were played by build `{seen}`; a match must not mix two builds: run the build that played them, or use another --results file",
-                        commands[player]
-                    )))
-                }
-            }
+            self.check_one(names[player].as_deref(), engines[player])?;
         }
         Ok(())
+    }
+
+    /// As [`Builds::check`], for one engine's name line.
+    pub fn check_one(&mut self, name: Option<&str>, engine: &str) -> Result<(), ResultsError> {
+        let Some(name) = name else {
+            return Ok(());
+        };
+        match self.seen.get(engine) {
+            None => {
+                self.seen.insert(engine.to_string(), name.to_string());
+                Ok(())
+            }
+            Some(seen) if seen == name => Ok(()),
+            Some(seen) => Err(ResultsError(format!(
+                "{engine} is build `{name}`, but the match's earlier games were played by build `{seen}`; a match must not mix two builds: run the build that played them, or use another --results file"
+            ))),
+        }
     }
 }
 
@@ -286,15 +331,20 @@ impl ResultsWriter {
     }
 }
 
-/// An error if `games` (of a results file being resumed) include games of another match.
-pub fn check_same_match(games: &[GameLine], match_id: &str) -> Result<(), ResultsError> {
-    match games.iter().find(|g| g.match_id != match_id) {
-        Some(other) => Err(ResultsError(format!(
-            "the results file holds games of another match ({}); this match is {}; use another --results file",
-            other.match_id, match_id
-        ))),
-        None => Ok(()),
-    }
+/// An error if `games` (of a results file being resumed) include games of another match
+/// than those of `match_ids` (a match's one, or a tournament's pairings).
+pub fn check_same_match(games: &[GameLine], match_ids: &[String]) -> Result<(), ResultsError> {
+    let Some(other) = games.iter().find(|g| !match_ids.contains(&g.match_id)) else {
+        return Ok(());
+    };
+    let this = match match_ids {
+        [one] => format!("this match is {one}"),
+        many => format!("this tournament's {} pairings are not", many.len()),
+    };
+    Err(ResultsError(format!(
+        "the results file holds games of another match ({}); {this}; use another --results file",
+        other.match_id
+    )))
 }
 
 /// Results of several files merged: each (match, game) counted once.
@@ -333,6 +383,7 @@ mod tests {
             pack_file: None,
             names: [Some("a".into()), Some("b".into())],
             players: None,
+            engines: None,
             winner,
             reason: Reason::Dead,
             losers: [None, Some(Reason::Dead)],
@@ -388,9 +439,23 @@ mod tests {
     #[test]
     fn another_match_is_refused() {
         let games = [line(0, Some(0))];
-        assert!(check_same_match(&games, "m").is_ok());
-        let err = check_same_match(&games, "other").unwrap_err().to_string();
-        assert!(err.contains("another match"), "{err}");
+        let ids = |ids: &[&str]| -> Vec<String> { ids.iter().map(|s| s.to_string()).collect() };
+        assert!(check_same_match(&games, &ids(&["m"])).is_ok());
+        assert!(check_same_match(&games, &ids(&["a", "m"])).is_ok());
+        let err = check_same_match(&games, &ids(&["other"]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("another match (m); this match is other"),
+            "{err}"
+        );
+        let err = check_same_match(&games, &ids(&["a", "b", "c"]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("this tournament's 3 pairings are not"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -425,24 +490,55 @@ mod tests {
 
     #[test]
     fn a_second_build_of_a_player_is_refused_naming_both() {
-        let commands = ["self".to_string(), "./old".to_string()];
+        let players = ["p0 (`self`)", "p1 (`./old`)"];
         let names = |a: &str, b: Option<&str>| [Some(a.to_string()), b.map(str::to_string)];
         let mut builds = Builds::default();
         builds
-            .check(&names("ysai-1", Some("old")), &commands)
+            .check(&names("ysai-1", Some("old")), players)
             .unwrap();
-        builds.check(&names("ysai-1", None), &commands).unwrap();
-        builds
-            .check(&[None, Some("old".into())], &commands)
-            .unwrap();
+        builds.check(&names("ysai-1", None), players).unwrap();
+        builds.check(&[None, Some("old".into())], players).unwrap();
         let err = builds
-            .check(&names("ysai-1", Some("old-2")), &commands)
+            .check(&names("ysai-1", Some("old-2")), players)
             .unwrap_err()
             .to_string();
         assert!(
             err.contains("p1 (`./old`) is build `old-2`") && err.contains("played by build `old`;"),
             "{err}"
         );
+        // An engine keeps its build whichever seat it plays.
+        let err = builds
+            .check(&names("old-3", None), ["p1 (`./old`)", "p0 (`self`)"])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("p1 (`./old`) is build `old-3`"), "{err}");
+    }
+
+    #[test]
+    fn a_game_names_its_engines() {
+        let mut game = line(0, Some(0));
+        assert_eq!(game.engine_names(), ["p0", "p1"]);
+        game.run = Some(RunInfo {
+            started: "2025-01-01T00:00:00Z".into(),
+            cpu: "cpu".into(),
+            tc: "none".into(),
+            sprt: None,
+            commands: ["greedy".into(), "random --seed 2".into()],
+            packs: PackOrigin::Files { dir: "p".into() },
+            tournament: None,
+        });
+        assert_eq!(game.engine_names(), ["greedy", "random --seed 2"]);
+        assert_eq!(game.pairing_dir(), None);
+        game.engines = Some(["a".into(), "b".into()]);
+        assert_eq!(game.engine_names(), ["a", "b"]);
+        assert_eq!(game.pairing_dir(), None, "a match of two named engines");
+        if let Some(run) = game.run.as_mut() {
+            run.tournament = Some(TournamentRun {
+                kind: TournamentKind::Gauntlet,
+                engines: vec!["a".into(), "b".into(), "c".into()],
+            });
+        }
+        assert_eq!(game.pairing_dir().as_deref(), Some("a-vs-b"));
     }
 
     #[test]
@@ -456,6 +552,7 @@ mod tests {
                 sprt: sprt.map(str::to_string),
                 commands: ["a".into(), "b".into()],
                 packs: PackOrigin::Files { dir: "p".into() },
+                tournament: None,
             });
             line
         };

@@ -8,7 +8,7 @@
 use std::fmt;
 
 /// The two-sided 95% quantile of the standard normal distribution.
-const Z95: f64 = 1.959_963_984_540_054;
+pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// Games from the first player's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
