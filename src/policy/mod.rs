@@ -81,6 +81,9 @@ pub enum Why {
     Outbuild,
     /// A search from this turn's position found a better fire than the plan's.
     Refine,
+    /// A rule would have traded the ready plan for a longer one; the plan was kept
+    /// ([`plan_rules::RulesConfig::keep_ready`]).
+    Ready,
     /// No plan: the move that sends the most now.
     Greedy,
     /// The full search overruled the plan.

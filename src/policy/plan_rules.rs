@@ -114,6 +114,8 @@ pub struct PlanRules {
     against_bomber: bool,
     /// The opponent potential the last out-building plan answered.
     outbuilt: Option<u32>,
+    /// This turn a rule would have traded the ready plan for a longer one, and did not.
+    kept_ready: bool,
 }
 
 impl PlanRules {
@@ -124,6 +126,7 @@ impl PlanRules {
             threats: Threats::default(),
             against_bomber: false,
             outbuilt: None,
+            kept_ready: false,
         }
     }
 
@@ -153,13 +156,21 @@ impl PlanRules {
     /// Reads the opponent as a turn starts: its threat, and on the bomber turn whether it
     /// builds its skill (a plan against it aims at one big chain; a ready chain still fires).
     pub fn note<N: Neighbourhood>(&mut self, view: &Position<'_>) {
+        self.kept_ready = false;
         self.threats.note::<N>(view);
         if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
             self.against_bomber = true;
-            if !(self.config.keep_ready && self.plan.as_ref().is_some_and(Plan::ready)) {
+            if self.config.keep_ready && self.plan.as_ref().is_some_and(Plan::ready) {
+                self.kept_ready = true;
+            } else {
                 self.plan = None;
             }
         }
+    }
+
+    /// Whether, this turn, a rule would have traded the ready plan for a longer one.
+    pub fn kept_ready(&self) -> bool {
+        self.kept_ready
     }
 
     /// The rules of a turn after [`PlanRules::note`]: a counter plan, else a replan when the
@@ -191,6 +202,9 @@ impl PlanRules {
             if planner.spare() && self.outbuild::<N>(planner, view, chains) {
                 why = Why::Outbuild;
             }
+        }
+        if why == Why::Plan && self.kept_ready {
+            why = Why::Ready;
         }
         why
     }
@@ -240,6 +254,7 @@ impl PlanRules {
         };
         let plan = self.plan.as_ref().filter(|_| self.config.keep_ready);
         if plan.is_some_and(|p| p.meets::<N>(view.me, view.packs, threat)) {
+            self.kept_ready = true;
             return false;
         }
         let target = threat * COUNTER_SHARE / 10;
@@ -267,8 +282,11 @@ impl PlanRules {
         } else {
             0
         };
-        let bigger = answer.earliest_chain(plan.chains + 1);
-        if bigger.is_none_or(|moves| moves < first) {
+        let Some(bigger) = answer.earliest_chain(plan.chains + 1) else {
+            return false;
+        };
+        if bigger < first {
+            self.kept_ready = true;
             return false;
         }
         let fires = planner.mine(Search::Extend, EXTEND, i64::MAX, 0);
@@ -441,6 +459,8 @@ mod tests {
             };
             let held = rules.hold_fire(&mut planner, &view, &plan);
             assert_eq!(held, rules.plan().is_some_and(|p| p.chains == 16));
+            let waited = answer.iter().flatten().any(|f| f.chains > 13);
+            assert_eq!(rules.kept_ready(), keep_ready && waited && !held);
             held
         };
         let hold = |answer: &[Option<Fire>]| hold_with(true, answer);
@@ -469,6 +489,7 @@ mod tests {
             };
             let countered = rules.counter::<Shift>(&mut planner, &view);
             assert_eq!(countered, planner.asked == [Search::Counter]);
+            assert_eq!(rules.kept_ready(), !countered);
             assert_eq!(countered, rules.plan().is_some_and(|p| p.chains == 15));
             (countered, plan.ojama)
         };
@@ -507,6 +528,7 @@ mod tests {
             rules.note::<Shift>(&view);
             assert!(rules.against_bomber());
             assert_eq!(rules.plan().is_some(), kept, "{moves} moves, {keep_ready}");
+            assert_eq!(rules.kept_ready(), kept);
         }
     }
 }
