@@ -507,6 +507,27 @@ mod tests {
     }
 
     #[test]
+    fn a_turn_that_keeps_a_ready_chain_against_a_rule_says_so() {
+        let (me, packs, plan) = ready_chain(chain_ojama(11), 1);
+        let empty = PlayerState::default();
+        let view = Position {
+            opponent: &empty,
+            ..view(20, &packs, &me)
+        };
+        for (keep_ready, why) in [(true, Why::Ready), (false, Why::HoldFire)] {
+            let mut rules = PlanRules::new(rules(keep_ready));
+            rules.set_plan(Some(plan.clone()));
+            let mut planner = Scripted {
+                mine: fires(&[None, None, Some(fire(3, plan.chains + 3))]),
+                theirs: fires(&[None, Some(fire(2, plan.chains + 1))]),
+                asked: Vec::new(),
+            };
+            rules.note::<Shift>(&view);
+            assert_eq!(rules.follow::<Shift>(&mut planner, &view), why);
+        }
+    }
+
+    #[test]
     fn on_the_bomber_turn_a_ready_chain_is_kept_and_any_other_plan_dropped() {
         let me = PlayerState::default();
         let opponent = PlayerState {
