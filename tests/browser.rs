@@ -45,6 +45,24 @@ fn the_replay_page_draws_the_recorded_game() {
         turns.len()
     );
 
+    // The header, from the first turn: where the game comes from, who played it, how it ended.
+    let dom = dump_dom(dir.path(), &page, 0);
+    let game = element_text(&dom, "game");
+    let tc = replay["tc"].as_str().unwrap();
+    assert!(game.contains(&format!("time control {tc} ms")), "{game}");
+    assert!(game.contains(replay_file.to_str().unwrap()), "{game}");
+    for player in 0..2 {
+        let command = replay["players"][player]["command"].as_str().unwrap();
+        assert_eq!(element_text(&dom, &format!("cmdline{player}")), command);
+        let line = element_text(&dom, &format!("command{player}"));
+        assert!(line.starts_with(&format!("p{player} ")), "{line}");
+    }
+    assert_eq!(
+        element_text(&dom, "verdict"),
+        result_text(&replay["result"])
+    );
+    assert!(!dom.contains("match report</a>"), "no report is known");
+
     // The last turn is checked for its result only: a field that died there may hold blocks
     // above the 16 recorded rows, which the page draws too.
     for turn in [1, last / 2, last - 1] {
@@ -153,6 +171,13 @@ fn the_match_report_shows_the_match_and_links_every_game() {
         assert!(dom[at..].contains("<svg"), "chart {chart} has no picture");
     }
     assert_eq!(dom.matches("replay</a>").count(), 20);
+
+    // A game's page names its game and links back to the report.
+    let game_page = dir.path().join("match-replays/game-000007.html");
+    let dom = dump_dom(dir.path(), &game_page, 0);
+    assert!(element_text(&dom, "game").starts_with("game 7 "));
+    assert!(dom.contains("<a href=\"../match.html\">match report</a>"));
+    assert!(fs::metadata(game_page.with_file_name("../match.html")).is_ok());
 
     let screenshot = artifacts_dir().join("match-report.png");
     take_screenshot(dir.path(), &report, 0, &screenshot);

@@ -31,6 +31,22 @@ struct PageData {
     turns: Vec<PageTurn>,
     /// The game's result, e.g. `p0 wins (dead, turn 96)`.
     result: String,
+    /// Each player's command line.
+    commands: [String; 2],
+    /// The time control (`GAME+TURN` in ms), where the replay records it.
+    tc: Option<String>,
+    context: PageContext,
+}
+
+/// Where the page's game comes from, for its header; what is unknown is left out.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PageContext {
+    /// The file the game was read from (a replay or a results file).
+    pub source: Option<String>,
+    /// The game's number in its match.
+    pub game: Option<u64>,
+    /// The match report, relative to the page.
+    pub report: Option<String>,
 }
 
 /// One turn, both players side by side in each array.
@@ -56,8 +72,9 @@ struct PageTurn {
 }
 
 /// The page for `replay`, or why the game cannot be shown (it does not re-simulate).
-pub fn page(replay: &Replay) -> Result<String, String> {
-    let data = page_data(replay)?;
+pub fn page(replay: &Replay, context: &PageContext) -> Result<String, String> {
+    let mut data = page_data(replay)?;
+    data.context = context.clone();
     let json = serde_json::to_string(&data).map_err(|e| e.to_string())?;
     // `<` occurs only inside JSON strings, where `\u003c` reads the same; so no name can
     // close the data's <script> element early.
@@ -104,6 +121,9 @@ fn page_data(replay: &Replay) -> Result<PageData, String> {
             .collect(),
         turns,
         result: result_text(replay),
+        commands: replay.players.each_ref().map(|p| p.command.clone()),
+        tc: replay.tc.clone(),
+        context: PageContext::default(),
     })
 }
 
@@ -326,7 +346,7 @@ mod tests {
     #[test]
     fn the_page_is_self_contained_and_embeds_the_game() {
         let replay = chain_replay();
-        let page = page(&replay).unwrap();
+        let page = page(&replay, &PageContext::default()).unwrap();
         assert_eq!(TEMPLATE.matches(DATA_MARKER).count(), 1);
         assert!(!page.contains(DATA_MARKER));
         for external in ["http://", "https://", "src=", "url(", "@import"] {
@@ -475,11 +495,11 @@ mod tests {
     fn a_replay_that_does_not_resimulate_is_refused() {
         let mut replay = chain_replay();
         replay.turns[1].state[1].score += 1;
-        let err = page(&replay).unwrap_err();
+        let err = page(&replay, &PageContext::default()).unwrap_err();
         assert!(err.contains("turn 1: player 1"), "{err}");
         let mut replay = chain_replay();
         replay.turns[0].moves[0] = Some("left".into());
-        assert!(page(&replay)
+        assert!(page(&replay, &PageContext::default())
             .unwrap_err()
             .contains("`left` is not a command"));
     }
@@ -490,7 +510,7 @@ mod tests {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/replays/self-greedy.json");
         let replay = Replay::load(&file).unwrap();
         assert!(replay.turns.len() >= 130, "{} turns", replay.turns.len());
-        let page = page(&replay).unwrap();
+        let page = page(&replay, &PageContext::default()).unwrap();
         assert!(page.len() < 1 << 20, "{} bytes", page.len());
         // Every turn of the ysai player brings its `-tm` line.
         let lines = replay.turns.iter().filter(|t| t.turn_lines[0].is_some());
