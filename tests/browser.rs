@@ -48,8 +48,11 @@ fn the_replay_page_draws_the_recorded_game() {
     // The header, from the first turn: where the game comes from, who played it, how it ended.
     let dom = dump_dom(dir.path(), &page, 0);
     let game = element_text(&dom, "game");
-    let tc = replay["tc"].as_str().unwrap();
-    assert!(game.contains(&format!("time control {tc} ms")), "{game}");
+    let tc = match replay["tc"].as_str().unwrap() {
+        "none" => "no time control".to_string(),
+        tc => format!("time control {tc} ms"),
+    };
+    assert!(game.contains(&tc), "{game}");
     assert!(game.contains(replay_file.to_str().unwrap()), "{game}");
     for player in 0..2 {
         let command = replay["players"][player]["command"].as_str().unwrap();
@@ -62,6 +65,38 @@ fn the_replay_page_draws_the_recorded_game() {
         result_text(&replay["result"])
     );
     assert!(!dom.contains("match report</a>"), "no report is known");
+
+    // The columns numbered under each field.
+    let labels: String = (0..10).map(|x| format!("<span>{x}</span>")).collect();
+    let columns = format!("<div class=\"columns\">{labels}</div>");
+    assert_eq!(dom.matches(&columns).count(), 2);
+
+    // A turn where p0 dropped its pack and fired nothing: the pack's cells are outlined.
+    let dropped = (1..last)
+        .find(|&t| turns[t]["chains"][0] == 0 && turns[t]["moves"][0].as_str() != Some("S"))
+        .expect("p0 drops a pack without a chain at some turn");
+    let dom = dump_dom(dir.path(), &page, dropped);
+    let landed = attribute(&dom, "field0", "data-landed");
+    let cells: Vec<[usize; 2]> = landed
+        .split_whitespace()
+        .map(|cell| {
+            let (x, y) = cell.split_once(',').unwrap();
+            [x.parse().unwrap(), y.parse().unwrap()]
+        })
+        .collect();
+    let pack = replay["packs"][dropped].as_array().unwrap();
+    let pack_blocks = pack
+        .iter()
+        .flat_map(|row| row.as_array().unwrap())
+        .filter(|v| v.as_u64() != Some(0))
+        .count();
+    assert_eq!(cells.len(), pack_blocks, "turn {dropped}: {landed}");
+    let column: usize = turns[dropped]["moves"][0].as_str().unwrap()[..1]
+        .parse()
+        .unwrap();
+    for [x, _] in &cells {
+        assert!(*x == column || *x == column + 1, "turn {dropped}: {landed}");
+    }
 
     // The last turn is checked for its result only: a field that died there may hold blocks
     // above the 16 recorded rows, which the page draws too.
@@ -568,6 +603,20 @@ fn element_text(dom: &str, id: &str) -> String {
     let open = text.find('>').unwrap() + 1;
     let close = text[open..].find('<').unwrap();
     text[open..open + close].trim().to_string()
+}
+
+/// The value of attribute `name` of the element with id `id`.
+fn attribute(dom: &str, id: &str, name: &str) -> String {
+    let start = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no element `{id}` in the page"));
+    let tag = &dom[start..start + dom[start..].find('>').unwrap()];
+    let marker = format!("{name}=\"");
+    let at = tag
+        .find(&marker)
+        .unwrap_or_else(|| panic!("`{id}` has no {name}: {tag}"))
+        + marker.len();
+    tag[at..at + tag[at..].find('"').unwrap()].to_string()
 }
 
 /// Blocks (numbers and ojama) in a recorded field.

@@ -69,6 +69,9 @@ struct PageTurn {
     /// the skill: after the ojama row, the explosion and its fall), then after each vanish
     /// and each fall. The last frame is the position at the end of the turn.
     frames: [Vec<String>; 2],
+    /// The cells each player's pack landed in, `[x, y]` with y = 0 on the floor, in the
+    /// first frame; none for the skill or no move.
+    landed: [Vec<[usize; 2]>; 2],
 }
 
 /// The page for `replay`, or why the game cannot be shown (it does not re-simulate).
@@ -103,14 +106,16 @@ fn page_data(replay: &Replay) -> Result<PageData, String> {
             .pack(index)
             .ok_or_else(|| format!("no pack for turn {index}"))?;
         let actions = [recorded_action(record, 0)?, recorded_action(record, 1)?];
-        let frames = [0, 1].map(|p| chain_frames(&states[p], pack, actions[p]));
+        let [(frames0, landed0), (frames1, landed1)] =
+            [0, 1].map(|p| chain_frames(&states[p], pack, actions[p]));
+        let (frames, landed) = ([frames0, frames1], [landed0, landed1]);
         let prepared = PreparedPack::new(pack);
         let best = states.each_ref().map(|s| longest_chain(s, &prepared));
         play_turn::<Shift>(&mut states, &prepared, actions);
         for player in 0..2 {
             check_position(index, player, &states[player], &frames[player], record)?;
         }
-        turns.push(page_turn(record, frames, best));
+        turns.push(page_turn(record, frames, landed, best));
     }
     let shown_packs = (replay.turns.len() + 1).min(replay.packs.len());
     Ok(PageData {
@@ -145,8 +150,13 @@ fn recorded_action(record: &TurnRecord, player: usize) -> Result<Action, String>
 }
 
 /// The frames of one player's turn, stepped on the reference simulator (which, unlike the
-/// bitboard one, can stop between a vanish and its fall), from the position before it.
-fn chain_frames(before: &PlayerState, pack: Pack, action: Action) -> Vec<String> {
+/// bitboard one, can stop between a vanish and its fall), from the position before it; and
+/// the cells the pack landed in.
+fn chain_frames(
+    before: &PlayerState,
+    pack: Pack,
+    action: Action,
+) -> (Vec<String>, Vec<[usize; 2]>) {
     let mut player = OraclePlayer {
         field: OracleField::from_top_rows(&before.field.to_rows()),
         ojama: before.ojama,
@@ -156,9 +166,12 @@ fn chain_frames(before: &PlayerState, pack: Pack, action: Action) -> Vec<String>
     oracle::drop_ojama_row(&mut player);
     let field = &mut player.field;
     let mut frames = Vec::new();
+    let mut landed = Vec::new();
     match action {
         Action::Drop { x, rot } if before.is_legal(action) => {
+            let empty = field.cells;
             oracle::place_pack(field, pack, x.into(), rot);
+            landed = filled_since(&empty, field);
         }
         Action::Skill if before.is_legal(action) => {
             frames.push(oracle_text(field));
@@ -175,7 +188,15 @@ fn chain_frames(before: &PlayerState, pack: Pack, action: Action) -> Vec<String>
         field.apply_gravity();
         frames.push(oracle_text(field));
     }
-    frames
+    (frames, landed)
+}
+
+/// The cells `field` holds that were empty in `before`, `[x, y]` with y = 0 on the floor.
+fn filled_since(before: &[[u8; WIDTH]; GRID_HEIGHT], field: &OracleField) -> Vec<[usize; 2]> {
+    (0..GRID_HEIGHT)
+        .flat_map(|y| (0..WIDTH).map(move |x| [x, y]))
+        .filter(|&[x, y]| before[y][x] == 0 && field.cells[y][x] != 0)
+        .collect()
 }
 
 /// Checks that the bitboard simulator ends the turn where the frames and the record do.
@@ -229,7 +250,12 @@ fn plan_in_words(turn: u32, line: &str) -> Option<String> {
     })
 }
 
-fn page_turn(record: &TurnRecord, frames: [Vec<String>; 2], best: [u32; 2]) -> PageTurn {
+fn page_turn(
+    record: &TurnRecord,
+    frames: [Vec<String>; 2],
+    landed: [Vec<[usize; 2]>; 2],
+    best: [u32; 2],
+) -> PageTurn {
     PageTurn {
         moves: record.moves.clone(),
         // A tenth of a millisecond is all the page shows; fewer digits keep it small.
@@ -247,6 +273,7 @@ fn page_turn(record: &TurnRecord, frames: [Vec<String>; 2], best: [u32; 2]) -> P
         gauge: record.state.each_ref().map(|s| s.gauge),
         score: record.state.each_ref().map(|s| s.score),
         frames,
+        landed,
     }
 }
 
@@ -385,6 +412,8 @@ mod tests {
             rows(&["...1......", "...1......"]),
         ];
         let turn = &data.turns[2];
+        // The 7 beside the 3 and the two 1s of column 3, on the drop's frame.
+        assert_eq!(turn.landed[0], [[2, 0], [3, 0], [3, 1]]);
         // The simulator's count of vanish steps, and its final position.
         assert_eq!(turn.chains, [3, 3]);
         assert_eq!(expected.len(), 1 + 2 * turn.chains[0] as usize);
