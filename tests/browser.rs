@@ -148,6 +148,15 @@ fn the_charts_move_the_replay_to_the_turn_clicked_and_the_ai_shows_its_thoughts(
             "clicked on turn {turn}"
         );
     }
+    assert_eq!(browser.evaluate("location.hash"), format!("#turn={last}"));
+    // The slider moves the address along: its left end is turn 0.
+    let slider = browser.evaluate(
+        "(r => [r.left, r.top + r.height / 2])(document.getElementById('slider').getBoundingClientRect())",
+    );
+    let (left, middle) = (slider[0].as_f64().unwrap(), slider[1].as_f64().unwrap());
+    browser.click((left + 1.0, middle));
+    assert_eq!(browser.text("#turn"), format!("0 / {last}"));
+    assert_eq!(browser.evaluate("location.hash"), "#turn=0");
     let chains = browser.chart("chart-chains");
     browser.drag(chains.at(2, last), chains.at(last / 2, last));
     assert_eq!(
