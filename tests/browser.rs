@@ -110,6 +110,10 @@ fn the_replay_page_draws_the_recorded_game() {
             assert_eq!(drawn, expected.to_string(), "turn {turn}, player {player}");
         }
         assert_eq!(element_text(&dom, "result"), "", "turn {turn}");
+        for player in 0..2 {
+            let clock = element_text(&dom, &format!("clock{player}"));
+            assert_eq!(clock, clock_after(turns, turn, player), "turn {turn}");
+        }
     }
     let dom = dump_dom(dir.path(), &page, last);
     assert_eq!(element_text(&dom, "turn"), format!("{last} / {last}"));
@@ -484,13 +488,18 @@ fn ysai(args: &[&str]) -> String {
 
 /// Plays greedy against random and returns the game's replay file.
 fn play_one_game(dir: &Path) -> PathBuf {
-    play_match(dir, "greedy", "random", 1);
+    // The qualifier's clock, which the page shows running down.
+    play_match_with_tc(dir, "greedy", "random", 1, "180000+20000");
     dir.join("replays/game-000000.json")
 }
 
 /// Plays `games` games of `p0` against `p1` without a clock: the results go to
 /// `dir/results.jsonl`, which it returns, and the replays to `dir/replays/`.
 fn play_match(dir: &Path, p0: &str, p1: &str, games: u32) -> PathBuf {
+    play_match_with_tc(dir, p0, p1, games, "none")
+}
+
+fn play_match_with_tc(dir: &Path, p0: &str, p1: &str, games: u32, tc: &str) -> PathBuf {
     let results = dir.join("results.jsonl");
     let replays = dir.join("replays");
     let games = games.to_string();
@@ -503,7 +512,7 @@ fn play_match(dir: &Path, p0: &str, p1: &str, games: u32) -> PathBuf {
         "--games",
         &games,
         "--tc",
-        "none",
+        tc,
         "--results",
         results.to_str().unwrap(),
         "--replays",
@@ -612,6 +621,17 @@ fn element_text(dom: &str, id: &str) -> String {
     let open = text.find('>').unwrap() + 1;
     let close = text[open..].find('<').unwrap();
     text[open..open + close].trim().to_string()
+}
+
+/// p{player}'s game clock after `turn`, as the page shows it: 180 s less the recorded
+/// thinking times.
+fn clock_after(turns: &[Value], turn: usize, player: usize) -> String {
+    let used: f64 = turns[..=turn]
+        .iter()
+        .map(|t| t["think_ms"][player].as_f64().unwrap_or(0.0))
+        .sum();
+    let left = (180_000.0 - used).max(0.0).round();
+    format!("{:.1} s", left / 1000.0)
 }
 
 /// The value of attribute `name` of the element with id `id`.

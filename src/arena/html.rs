@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::referee::{parse_command, StateRecord, TurnRecord};
+use super::referee::{parse_command, StateRecord, TimeControl, TurnRecord};
 use super::replay::Replay;
 use crate::bitboard::{HEIGHT, WIDTH};
 use crate::render::cell_char;
@@ -69,6 +69,9 @@ struct PageTurn {
     /// the skill: after the ojama row, the explosion and its fall), then after each vanish
     /// and each fall. The last frame is the position at the end of the turn.
     frames: [Vec<String>; 2],
+    /// What is left of each player's game clock after this turn, in ms: the time control's
+    /// budget less the recorded thinking times so far; none without a game budget.
+    clock: [Option<i64>; 2],
     /// The cells each player's pack landed in, `[x, y]` with y = 0 on the floor, in the
     /// first frame; none for the skill or no move.
     landed: [Vec<[usize; 2]>; 2],
@@ -95,6 +98,8 @@ pub fn write_page(out: &Path, page: &str) -> Result<(), String> {
 fn page_data(replay: &Replay) -> Result<PageData, String> {
     let mut states = [PlayerState::default(); 2];
     let mut turns = Vec::with_capacity(replay.turns.len());
+    let budget = game_budget_ms(replay);
+    let mut used_ms = [0.0; 2];
     for (index, record) in replay.turns.iter().enumerate() {
         if record.turn as usize != index {
             return Err(format!(
@@ -115,7 +120,12 @@ fn page_data(replay: &Replay) -> Result<PageData, String> {
         for player in 0..2 {
             check_position(index, player, &states[player], &frames[player], record)?;
         }
-        turns.push(page_turn(record, frames, landed, best));
+        let mut turn = page_turn(record, frames, landed, best);
+        for (p, think) in record.think_ms.iter().enumerate() {
+            used_ms[p] += think.unwrap_or(0.0);
+            turn.clock[p] = budget.map(|b| (b as f64 - used_ms[p]).max(0.0).round() as i64);
+        }
+        turns.push(turn);
     }
     let shown_packs = (replay.turns.len() + 1).min(replay.packs.len());
     Ok(PageData {
@@ -130,6 +140,12 @@ fn page_data(replay: &Replay) -> Result<PageData, String> {
         tc: replay.tc.clone(),
         context: PageContext::default(),
     })
+}
+
+/// The game budget of the replay's time control, where it records one.
+fn game_budget_ms(replay: &Replay) -> Option<u64> {
+    let tc: TimeControl = replay.tc.as_deref()?.parse().ok()?;
+    tc.game_ms
 }
 
 /// The action the referee played for `player`: a player without a valid command (the game's
@@ -274,6 +290,7 @@ fn page_turn(
         score: record.state.each_ref().map(|s| s.score),
         frames,
         landed,
+        clock: [None; 2],
     }
 }
 
@@ -498,6 +515,25 @@ mod tests {
             turn.plans,
             [Some("5-chain on turn 3 (3 moves left)".into()), None]
         );
+    }
+
+    #[test]
+    fn the_clock_is_the_budget_less_the_thinking_so_far() {
+        let data = page_data(&chain_replay()).unwrap();
+        // p0 thinks 1.25 ms a turn of the qualifier's 180 s; p1's times are not recorded.
+        let clocks: Vec<_> = data.turns.iter().map(|t| t.clock).collect();
+        assert_eq!(
+            clocks,
+            [
+                [Some(179_999), Some(180_000)],
+                [Some(179_998), Some(180_000)],
+                [Some(179_996), Some(180_000)]
+            ]
+        );
+        let mut replay = chain_replay();
+        replay.tc = Some("none".into());
+        let data = page_data(&replay).unwrap();
+        assert!(data.turns.iter().all(|t| t.clock == [None, None]));
     }
 
     #[test]
