@@ -21,7 +21,10 @@ fn replay_page(c: &mut Criterion) {
         .expect("the recorded game loads");
     let name = format!("replay_page/{}_turns", replay.turns.len());
     c.bench_function(&name, |b| {
-        b.iter(|| html::page(black_box(&replay)).expect("the game re-simulates"))
+        b.iter(|| {
+            html::page(black_box(&replay), &html::PageContext::default())
+                .expect("the game re-simulates")
+        })
     });
 }
 

@@ -45,6 +45,59 @@ fn the_replay_page_draws_the_recorded_game() {
         turns.len()
     );
 
+    // The header, from the first turn: where the game comes from, who played it, how it ended.
+    let dom = dump_dom(dir.path(), &page, 0);
+    let game = element_text(&dom, "game");
+    let tc = match replay["tc"].as_str().unwrap() {
+        "none" => "no time control".to_string(),
+        tc => format!("time control {tc} ms"),
+    };
+    assert!(game.contains(&tc), "{game}");
+    assert!(game.contains(replay_file.to_str().unwrap()), "{game}");
+    for player in 0..2 {
+        let command = replay["players"][player]["command"].as_str().unwrap();
+        assert_eq!(element_text(&dom, &format!("cmdline{player}")), command);
+        let line = element_text(&dom, &format!("command{player}"));
+        assert!(line.starts_with(&format!("p{player} ")), "{line}");
+    }
+    assert_eq!(
+        element_text(&dom, "verdict"),
+        result_text(&replay["result"])
+    );
+    assert!(!dom.contains("match report</a>"), "no report is known");
+
+    // The columns numbered under each field.
+    let labels: String = (0..10).map(|x| format!("<span>{x}</span>")).collect();
+    let columns = format!("<div class=\"columns\">{labels}</div>");
+    assert_eq!(dom.matches(&columns).count(), 2);
+
+    // A turn where p0 dropped its pack and fired nothing: the pack's cells are outlined.
+    let dropped = (1..last)
+        .find(|&t| turns[t]["chains"][0] == 0 && turns[t]["moves"][0].as_str() != Some("S"))
+        .expect("p0 drops a pack without a chain at some turn");
+    let dom = dump_dom(dir.path(), &page, dropped);
+    let landed = attribute(&dom, "field0", "data-landed");
+    let cells: Vec<[usize; 2]> = landed
+        .split_whitespace()
+        .map(|cell| {
+            let (x, y) = cell.split_once(',').unwrap();
+            [x.parse().unwrap(), y.parse().unwrap()]
+        })
+        .collect();
+    let pack = replay["packs"][dropped].as_array().unwrap();
+    let pack_blocks = pack
+        .iter()
+        .flat_map(|row| row.as_array().unwrap())
+        .filter(|v| v.as_u64() != Some(0))
+        .count();
+    assert_eq!(cells.len(), pack_blocks, "turn {dropped}: {landed}");
+    let column: usize = turns[dropped]["moves"][0].as_str().unwrap()[..1]
+        .parse()
+        .unwrap();
+    for [x, _] in &cells {
+        assert!(*x == column || *x == column + 1, "turn {dropped}: {landed}");
+    }
+
     // The last turn is checked for its result only: a field that died there may hold blocks
     // above the 16 recorded rows, which the page draws too.
     for turn in [1, last / 2, last - 1] {
@@ -57,6 +110,10 @@ fn the_replay_page_draws_the_recorded_game() {
             assert_eq!(drawn, expected.to_string(), "turn {turn}, player {player}");
         }
         assert_eq!(element_text(&dom, "result"), "", "turn {turn}");
+        for player in 0..2 {
+            let clock = element_text(&dom, &format!("clock{player}"));
+            assert_eq!(clock, clock_after(turns, turn, player), "turn {turn}");
+        }
     }
     let dom = dump_dom(dir.path(), &page, last);
     assert_eq!(element_text(&dom, "turn"), format!("{last} / {last}"));
@@ -95,6 +152,15 @@ fn the_charts_move_the_replay_to_the_turn_clicked_and_the_ai_shows_its_thoughts(
             "clicked on turn {turn}"
         );
     }
+    assert_eq!(browser.evaluate("location.hash"), format!("#turn={last}"));
+    // The slider moves the address along: its left end is turn 0.
+    let slider = browser.evaluate(
+        "(r => [r.left, r.top + r.height / 2])(document.getElementById('slider').getBoundingClientRect())",
+    );
+    let (left, middle) = (slider[0].as_f64().unwrap(), slider[1].as_f64().unwrap());
+    browser.click((left + 1.0, middle));
+    assert_eq!(browser.text("#turn"), format!("0 / {last}"));
+    assert_eq!(browser.evaluate("location.hash"), "#turn=0");
     let chains = browser.chart("chart-chains");
     browser.drag(chains.at(2, last), chains.at(last / 2, last));
     assert_eq!(
@@ -153,6 +219,13 @@ fn the_match_report_shows_the_match_and_links_every_game() {
         assert!(dom[at..].contains("<svg"), "chart {chart} has no picture");
     }
     assert_eq!(dom.matches("replay</a>").count(), 20);
+
+    // A game's page names its game and links back to the report.
+    let game_page = dir.path().join("match-replays/game-000007.html");
+    let dom = dump_dom(dir.path(), &game_page, 0);
+    assert!(element_text(&dom, "game").starts_with("game 7 "));
+    assert!(dom.contains("<a href=\"../match.html\">match report</a>"));
+    assert!(fs::metadata(game_page.with_file_name("../match.html")).is_ok());
 
     let screenshot = artifacts_dir().join("match-report.png");
     take_screenshot(dir.path(), &report, 0, &screenshot);
@@ -415,13 +488,18 @@ fn ysai(args: &[&str]) -> String {
 
 /// Plays greedy against random and returns the game's replay file.
 fn play_one_game(dir: &Path) -> PathBuf {
-    play_match(dir, "greedy", "random", 1);
+    // The qualifier's clock, which the page shows running down.
+    play_match_with_tc(dir, "greedy", "random", 1, "180000+20000");
     dir.join("replays/game-000000.json")
 }
 
 /// Plays `games` games of `p0` against `p1` without a clock: the results go to
 /// `dir/results.jsonl`, which it returns, and the replays to `dir/replays/`.
 fn play_match(dir: &Path, p0: &str, p1: &str, games: u32) -> PathBuf {
+    play_match_with_tc(dir, p0, p1, games, "none")
+}
+
+fn play_match_with_tc(dir: &Path, p0: &str, p1: &str, games: u32, tc: &str) -> PathBuf {
     let results = dir.join("results.jsonl");
     let replays = dir.join("replays");
     let games = games.to_string();
@@ -434,7 +512,7 @@ fn play_match(dir: &Path, p0: &str, p1: &str, games: u32) -> PathBuf {
         "--games",
         &games,
         "--tc",
-        "none",
+        tc,
         "--results",
         results.to_str().unwrap(),
         "--replays",
@@ -543,6 +621,31 @@ fn element_text(dom: &str, id: &str) -> String {
     let open = text.find('>').unwrap() + 1;
     let close = text[open..].find('<').unwrap();
     text[open..open + close].trim().to_string()
+}
+
+/// p{player}'s game clock after `turn`, as the page shows it: 180 s less the recorded
+/// thinking times.
+fn clock_after(turns: &[Value], turn: usize, player: usize) -> String {
+    let used: f64 = turns[..=turn]
+        .iter()
+        .map(|t| t["think_ms"][player].as_f64().unwrap_or(0.0))
+        .sum();
+    let left = (180_000.0 - used).max(0.0).round();
+    format!("{:.1} s", left / 1000.0)
+}
+
+/// The value of attribute `name` of the element with id `id`.
+fn attribute(dom: &str, id: &str, name: &str) -> String {
+    let start = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no element `{id}` in the page"));
+    let tag = &dom[start..start + dom[start..].find('>').unwrap()];
+    let marker = format!("{name}=\"");
+    let at = tag
+        .find(&marker)
+        .unwrap_or_else(|| panic!("`{id}` has no {name}: {tag}"))
+        + marker.len();
+    tag[at..at + tag[at..].find('"').unwrap()].to_string()
 }
 
 /// Blocks (numbers and ojama) in a recorded field.

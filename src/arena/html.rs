@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::referee::{parse_command, StateRecord, TurnRecord};
+use super::referee::{parse_command, StateRecord, TimeControl, TurnRecord};
 use super::replay::Replay;
 use crate::bitboard::{HEIGHT, WIDTH};
 use crate::render::cell_char;
@@ -31,6 +31,22 @@ struct PageData {
     turns: Vec<PageTurn>,
     /// The game's result, e.g. `p0 wins (dead, turn 96)`.
     result: String,
+    /// Each player's command line.
+    commands: [String; 2],
+    /// The time control (`GAME+TURN` in ms), where the replay records it.
+    tc: Option<String>,
+    context: PageContext,
+}
+
+/// Where the page's game comes from, for its header; what is unknown is left out.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PageContext {
+    /// The file the game was read from (a replay or a results file).
+    pub source: Option<String>,
+    /// The game's number in its match.
+    pub game: Option<u64>,
+    /// The match report, relative to the page.
+    pub report: Option<String>,
 }
 
 /// One turn, both players side by side in each array.
@@ -53,11 +69,18 @@ struct PageTurn {
     /// the skill: after the ojama row, the explosion and its fall), then after each vanish
     /// and each fall. The last frame is the position at the end of the turn.
     frames: [Vec<String>; 2],
+    /// What is left of each player's game clock after this turn, in ms: the time control's
+    /// budget less the recorded thinking times so far; none without a game budget.
+    clock: [Option<i64>; 2],
+    /// The cells each player's pack landed in, `[x, y]` with y = 0 on the floor, in the
+    /// first frame; none for the skill or no move.
+    landed: [Vec<[usize; 2]>; 2],
 }
 
 /// The page for `replay`, or why the game cannot be shown (it does not re-simulate).
-pub fn page(replay: &Replay) -> Result<String, String> {
-    let data = page_data(replay)?;
+pub fn page(replay: &Replay, context: &PageContext) -> Result<String, String> {
+    let mut data = page_data(replay)?;
+    data.context = context.clone();
     let json = serde_json::to_string(&data).map_err(|e| e.to_string())?;
     // `<` occurs only inside JSON strings, where `\u003c` reads the same; so no name can
     // close the data's <script> element early.
@@ -75,6 +98,8 @@ pub fn write_page(out: &Path, page: &str) -> Result<(), String> {
 fn page_data(replay: &Replay) -> Result<PageData, String> {
     let mut states = [PlayerState::default(); 2];
     let mut turns = Vec::with_capacity(replay.turns.len());
+    let budget = game_budget_ms(replay);
+    let mut used_ms = [0.0; 2];
     for (index, record) in replay.turns.iter().enumerate() {
         if record.turn as usize != index {
             return Err(format!(
@@ -86,14 +111,21 @@ fn page_data(replay: &Replay) -> Result<PageData, String> {
             .pack(index)
             .ok_or_else(|| format!("no pack for turn {index}"))?;
         let actions = [recorded_action(record, 0)?, recorded_action(record, 1)?];
-        let frames = [0, 1].map(|p| chain_frames(&states[p], pack, actions[p]));
+        let [(frames0, landed0), (frames1, landed1)] =
+            [0, 1].map(|p| chain_frames(&states[p], pack, actions[p]));
+        let (frames, landed) = ([frames0, frames1], [landed0, landed1]);
         let prepared = PreparedPack::new(pack);
         let best = states.each_ref().map(|s| longest_chain(s, &prepared));
         play_turn::<Shift>(&mut states, &prepared, actions);
         for player in 0..2 {
             check_position(index, player, &states[player], &frames[player], record)?;
         }
-        turns.push(page_turn(record, frames, best));
+        let mut turn = page_turn(record, frames, landed, best);
+        for (p, think) in record.think_ms.iter().enumerate() {
+            used_ms[p] += think.unwrap_or(0.0);
+            turn.clock[p] = budget.map(|b| (b as f64 - used_ms[p]).max(0.0).round() as i64);
+        }
+        turns.push(turn);
     }
     let shown_packs = (replay.turns.len() + 1).min(replay.packs.len());
     Ok(PageData {
@@ -104,7 +136,16 @@ fn page_data(replay: &Replay) -> Result<PageData, String> {
             .collect(),
         turns,
         result: result_text(replay),
+        commands: replay.players.each_ref().map(|p| p.command.clone()),
+        tc: replay.tc.clone(),
+        context: PageContext::default(),
     })
+}
+
+/// The game budget of the replay's time control, where it records one.
+fn game_budget_ms(replay: &Replay) -> Option<u64> {
+    let tc: TimeControl = replay.tc.as_deref()?.parse().ok()?;
+    tc.game_ms
 }
 
 /// The action the referee played for `player`: a player without a valid command (the game's
@@ -125,8 +166,13 @@ fn recorded_action(record: &TurnRecord, player: usize) -> Result<Action, String>
 }
 
 /// The frames of one player's turn, stepped on the reference simulator (which, unlike the
-/// bitboard one, can stop between a vanish and its fall), from the position before it.
-fn chain_frames(before: &PlayerState, pack: Pack, action: Action) -> Vec<String> {
+/// bitboard one, can stop between a vanish and its fall), from the position before it; and
+/// the cells the pack landed in.
+fn chain_frames(
+    before: &PlayerState,
+    pack: Pack,
+    action: Action,
+) -> (Vec<String>, Vec<[usize; 2]>) {
     let mut player = OraclePlayer {
         field: OracleField::from_top_rows(&before.field.to_rows()),
         ojama: before.ojama,
@@ -136,9 +182,12 @@ fn chain_frames(before: &PlayerState, pack: Pack, action: Action) -> Vec<String>
     oracle::drop_ojama_row(&mut player);
     let field = &mut player.field;
     let mut frames = Vec::new();
+    let mut landed = Vec::new();
     match action {
         Action::Drop { x, rot } if before.is_legal(action) => {
+            let empty = field.cells;
             oracle::place_pack(field, pack, x.into(), rot);
+            landed = filled_since(&empty, field);
         }
         Action::Skill if before.is_legal(action) => {
             frames.push(oracle_text(field));
@@ -155,7 +204,15 @@ fn chain_frames(before: &PlayerState, pack: Pack, action: Action) -> Vec<String>
         field.apply_gravity();
         frames.push(oracle_text(field));
     }
-    frames
+    (frames, landed)
+}
+
+/// The cells `field` holds that were empty in `before`, `[x, y]` with y = 0 on the floor.
+fn filled_since(before: &[[u8; WIDTH]; GRID_HEIGHT], field: &OracleField) -> Vec<[usize; 2]> {
+    (0..GRID_HEIGHT)
+        .flat_map(|y| (0..WIDTH).map(move |x| [x, y]))
+        .filter(|&[x, y]| before[y][x] == 0 && field.cells[y][x] != 0)
+        .collect()
 }
 
 /// Checks that the bitboard simulator ends the turn where the frames and the record do.
@@ -209,7 +266,12 @@ fn plan_in_words(turn: u32, line: &str) -> Option<String> {
     })
 }
 
-fn page_turn(record: &TurnRecord, frames: [Vec<String>; 2], best: [u32; 2]) -> PageTurn {
+fn page_turn(
+    record: &TurnRecord,
+    frames: [Vec<String>; 2],
+    landed: [Vec<[usize; 2]>; 2],
+    best: [u32; 2],
+) -> PageTurn {
     PageTurn {
         moves: record.moves.clone(),
         // A tenth of a millisecond is all the page shows; fewer digits keep it small.
@@ -227,6 +289,8 @@ fn page_turn(record: &TurnRecord, frames: [Vec<String>; 2], best: [u32; 2]) -> P
         gauge: record.state.each_ref().map(|s| s.gauge),
         score: record.state.each_ref().map(|s| s.score),
         frames,
+        landed,
+        clock: [None; 2],
     }
 }
 
@@ -326,7 +390,7 @@ mod tests {
     #[test]
     fn the_page_is_self_contained_and_embeds_the_game() {
         let replay = chain_replay();
-        let page = page(&replay).unwrap();
+        let page = page(&replay, &PageContext::default()).unwrap();
         assert_eq!(TEMPLATE.matches(DATA_MARKER).count(), 1);
         assert!(!page.contains(DATA_MARKER));
         for external in ["http://", "https://", "src=", "url(", "@import"] {
@@ -365,6 +429,8 @@ mod tests {
             rows(&["...1......", "...1......"]),
         ];
         let turn = &data.turns[2];
+        // The 7 beside the 3 and the two 1s of column 3, on the drop's frame.
+        assert_eq!(turn.landed[0], [[2, 0], [3, 0], [3, 1]]);
         // The simulator's count of vanish steps, and its final position.
         assert_eq!(turn.chains, [3, 3]);
         assert_eq!(expected.len(), 1 + 2 * turn.chains[0] as usize);
@@ -452,6 +518,25 @@ mod tests {
     }
 
     #[test]
+    fn the_clock_is_the_budget_less_the_thinking_so_far() {
+        let data = page_data(&chain_replay()).unwrap();
+        // p0 thinks 1.25 ms a turn of the qualifier's 180 s; p1's times are not recorded.
+        let clocks: Vec<_> = data.turns.iter().map(|t| t.clock).collect();
+        assert_eq!(
+            clocks,
+            [
+                [Some(179_999), Some(180_000)],
+                [Some(179_998), Some(180_000)],
+                [Some(179_996), Some(180_000)]
+            ]
+        );
+        let mut replay = chain_replay();
+        replay.tc = Some("none".into());
+        let data = page_data(&replay).unwrap();
+        assert!(data.turns.iter().all(|t| t.clock == [None, None]));
+    }
+
+    #[test]
     fn plans_are_read_from_turn_lines() {
         let line = "Turn 8 timeleft 1 elapsed 2 d 4/4 n 5/6 Plan 2 3 plan 9 moves to 14 (79 ojama) threat 1";
         assert_eq!(
@@ -475,11 +560,11 @@ mod tests {
     fn a_replay_that_does_not_resimulate_is_refused() {
         let mut replay = chain_replay();
         replay.turns[1].state[1].score += 1;
-        let err = page(&replay).unwrap_err();
+        let err = page(&replay, &PageContext::default()).unwrap_err();
         assert!(err.contains("turn 1: player 1"), "{err}");
         let mut replay = chain_replay();
         replay.turns[0].moves[0] = Some("left".into());
-        assert!(page(&replay)
+        assert!(page(&replay, &PageContext::default())
             .unwrap_err()
             .contains("`left` is not a command"));
     }
@@ -490,7 +575,7 @@ mod tests {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/replays/self-greedy.json");
         let replay = Replay::load(&file).unwrap();
         assert!(replay.turns.len() >= 130, "{} turns", replay.turns.len());
-        let page = page(&replay).unwrap();
+        let page = page(&replay, &PageContext::default()).unwrap();
         assert!(page.len() < 1 << 20, "{} bytes", page.len());
         // Every turn of the ysai player brings its `-tm` line.
         let lines = replay.turns.iter().filter(|t| t.turn_lines[0].is_some());

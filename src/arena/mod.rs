@@ -336,7 +336,7 @@ fn report_command(
     let mut games = Vec::with_capacity(merged.games.len());
     let mut pages = 0;
     for line in merged.games {
-        let replay_page = write_replay_page(&dirs, &pages_dir, &line)?;
+        let replay_page = write_replay_page(&dirs, out, &line)?;
         pages += usize::from(replay_page.is_some());
         games.push(report::ReportGame { line, replay_page });
     }
@@ -379,11 +379,21 @@ fn replay_pages_dir(report: &Path) -> PathBuf {
 /// are in a directory per pairing, both their replays and their pages.
 fn write_replay_page(
     dirs: &[PathBuf],
-    pages_dir: &Path,
+    report: &Path,
     line: &results::GameLine,
 ) -> Result<Option<String>, String> {
+    let pages_dir = &replay_pages_dir(report);
     let game = line.game;
     let pairing = line.pairing_dir();
+    // The page sits one directory below the report, two in a tournament.
+    let up = if pairing.is_some() { "../../" } else { "../" };
+    let context = html::PageContext {
+        source: None,
+        game: Some(game),
+        report: report
+            .file_name()
+            .map(|name| format!("{up}{}", name.to_string_lossy())),
+    };
     let file = dirs
         .iter()
         .map(|dir| runner::game_file(&runner::files_dir(dir, pairing.as_deref()), game, "json"))
@@ -393,7 +403,7 @@ fn write_replay_page(
         None if line.record.is_some() => compact::rebuild(line, None),
         None => return Ok(None),
     };
-    let page = match replay.and_then(|r| html::page(&r)) {
+    let page = match replay.and_then(|r| html::page(&r, &context)) {
         Ok(page) => page,
         Err(e) => {
             eprintln!("note: game {game} has no replay page: {e}");
@@ -582,7 +592,12 @@ fn replay_command(args: &ReplayArgs) -> Result<ExitCode, String> {
         emit(&format!("wrote {}\n", out.display()));
     }
     if let Some(out) = &args.html {
-        html_command(&replay, &label, out)?;
+        let context = html::PageContext {
+            source: Some(args.file.display().to_string()),
+            game: args.game,
+            report: None,
+        };
+        html_command(&replay, &label, &context, out)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -672,9 +687,14 @@ fn input_command(
 }
 
 /// `--html OUT`: the page; making it re-simulates the game.
-fn html_command(replay: &replay::Replay, label: &str, out: &Path) -> Result<(), String> {
-    let page =
-        html::page(replay).map_err(|e| format!("{label}: the replay cannot be shown: {e}"))?;
+fn html_command(
+    replay: &replay::Replay,
+    label: &str,
+    context: &html::PageContext,
+    out: &Path,
+) -> Result<(), String> {
+    let page = html::page(replay, context)
+        .map_err(|e| format!("{label}: the replay cannot be shown: {e}"))?;
     html::write_page(out, &page)?;
     let turns = replay.turns.len();
     emit(&format!("wrote {} ({turns} turns)\n", out.display()));
