@@ -54,7 +54,9 @@ pub struct TranspositionTable {
     slots: Slots,
     /// Clusters - 1 (a power of two minus one).
     cluster_mask: usize,
-    /// Mixed into every key: the current search's generation, scrambled.
+    /// Searches started so far.
+    generation: AtomicU64,
+    /// Mixed into every key: the current generation, scrambled.
     salt: AtomicU64,
 }
 
@@ -67,13 +69,14 @@ impl TranspositionTable {
         TranspositionTable {
             slots: Slots::zeroed(clusters * CLUSTER),
             cluster_mask: clusters - 1,
-            salt: AtomicU64::new(0),
+            generation: AtomicU64::new(0),
+            salt: AtomicU64::new(scramble(0)),
         }
     }
 
     /// Starts a new search: what earlier searches stored no longer matches any key.
     pub fn renew(&self) {
-        let generation = self.salt.load(Ordering::Relaxed);
+        let generation = self.generation.fetch_add(1, Ordering::Relaxed) + 1;
         self.salt.store(scramble(generation), Ordering::Relaxed);
     }
 
@@ -141,8 +144,8 @@ impl TranspositionTable {
     }
 }
 
-/// The next salt: a bijective scramble (splitmix64's), so salts do not repeat for 2^64
-/// searches and differ in every bit.
+/// A generation's salt: a bijective scramble (splitmix64's), so no two generations share a
+/// salt, and the salts of consecutive ones look unrelated.
 fn scramble(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
