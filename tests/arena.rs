@@ -768,6 +768,17 @@ fn every_game_rebuilds_from_its_results_line_as_its_full_replay() {
     assert_eq!(kept, rebuilt);
 }
 
+/// `ysai arena report RESULTS --html PAGE`.
+fn write_report(results: &Path, page: &Path) -> Run {
+    run(&[
+        "arena",
+        "report",
+        results.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ])
+}
+
 /// A replay page without its header's context (the file, game number and report it was made
 /// from, which differ with where it was made): what is left is the game itself.
 fn game_of_page(page: &str) -> String {
@@ -900,13 +911,7 @@ fn an_old_results_file_still_resumes_reports_and_sums_up() {
         stats.stdout
     );
     let page = dir.path().join("old.html");
-    let reported = run(&[
-        "arena",
-        "report",
-        file.to_str().unwrap(),
-        "--html",
-        page.to_str().unwrap(),
-    ]);
+    let reported = write_report(&file, &page);
     reported.assert_ok();
     assert!(
         reported.stdout.contains("no replays found"),
@@ -1565,13 +1570,7 @@ fn a_report_links_every_game_to_its_replay_page() {
     // Without the replays, each game's page is rebuilt from its results line.
     fs::remove_dir_all(dir.path().join("replays")).unwrap();
     let bare = dir.path().join("out/bare.html");
-    let reported = run(&[
-        "arena",
-        "report",
-        dir.path().join("out/results.jsonl").to_str().unwrap(),
-        "--html",
-        bare.to_str().unwrap(),
-    ]);
+    let reported = write_report(&dir.path().join("out/results.jsonl"), &bare);
     reported.assert_ok();
     assert!(
         reported.stdout.contains("(20 games; 20 replay pages in "),
@@ -1589,13 +1588,7 @@ fn a_report_links_every_game_to_its_replay_page() {
 fn a_report_of_a_missing_results_file_is_an_error() {
     let dir = TempDir::new().unwrap();
     let missing = dir.path().join("none.jsonl");
-    let failed = run(&[
-        "arena",
-        "report",
-        missing.to_str().unwrap(),
-        "--html",
-        dir.path().join("r.html").to_str().unwrap(),
-    ]);
+    let failed = write_report(&missing, &dir.path().join("r.html"));
     assert_eq!(failed.code, Some(1));
     assert!(failed.stderr.contains("none.jsonl"), "{}", failed.stderr);
     assert!(!dir.path().join("r.html").exists());
@@ -1798,13 +1791,7 @@ fn a_round_robin_plays_every_pairing_as_a_match_of_the_two_would() {
 
     // The report has the standings, and a replay page per game in its pairing's directory.
     let page = dir.path().join("report.html");
-    let reported = run(&[
-        "arena",
-        "report",
-        file.to_str().unwrap(),
-        "--html",
-        page.to_str().unwrap(),
-    ]);
+    let reported = write_report(&file, &page);
     reported.assert_ok();
     assert!(reported.stdout.contains("(6 games; 6 replay pages in "));
     let html = fs::read_to_string(&page).unwrap();

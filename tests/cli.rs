@@ -628,49 +628,42 @@ fn floating_block_in_the_opponent_field_is_settled_and_answered() {
 
 #[test]
 fn unknown_flag_names_the_nearest_one() {
-    let run = run_input(&["-bww", "5"], "");
-    run.assert_no_panic();
-    assert_eq!(run.code, Some(2));
-    assert_eq!(run.stdout, "", "nothing is played");
     assert_eq!(
-        run.stderr,
+        refused(&["-bww", "5"]),
         "ysai: unknown flag `-bww`; did you mean `-bw`?\n"
     );
 }
 
+/// What ysai says on stderr when `args` are refused: a usage error, nothing played, no panic.
+fn refused(args: &[&str]) -> String {
+    let run = run_input(args, "");
+    run.assert_no_panic();
+    assert_eq!(run.code, Some(2), "{args:?}");
+    assert_eq!(run.stdout, "", "{args:?}: nothing is played");
+    run.stderr
+}
+
 #[test]
 fn bad_flag_value_is_a_usage_error() {
-    let run = run_input(&["-bw", "abc"], "");
-    run.assert_no_panic();
-    assert_eq!(run.code, Some(2));
-    assert_eq!(run.stdout, "");
+    let stderr = refused(&["-bw", "abc"]);
     assert!(
-        run.stderr
-            .starts_with("ysai: invalid value `abc` for `-bw`"),
-        "{}",
-        run.stderr
+        stderr.starts_with("ysai: invalid value `abc` for `-bw`"),
+        "{stderr}"
     );
 }
 
 #[test]
 fn a_negative_count_says_what_the_flag_takes() {
-    let run = run_input(&["-bw", "-5"], "");
-    run.assert_no_panic();
-    assert_eq!(run.code, Some(2));
-    assert_eq!(run.stdout, "");
     assert_eq!(
-        run.stderr,
+        refused(&["-bw", "-5"]),
         "ysai: invalid value `-5` for `-bw`: expected a whole number, 0 or more\n"
     );
 }
 
 #[test]
 fn a_table_larger_than_ysai_makes_is_refused() {
-    let run = run_input(&["--hash", "100000"], "");
-    run.assert_no_panic();
-    assert_eq!(run.code, Some(2));
     assert_eq!(
-        run.stderr,
+        refused(&["--hash", "100000"]),
         "ysai: invalid value `100000` for `--hash`: expected a whole number from 0 to 16384\n"
     );
 }

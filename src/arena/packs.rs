@@ -307,6 +307,16 @@ pub fn census(packs: &[Pack]) -> Census {
     census
 }
 
+/// The first `n` packs of `seed`'s measured sequence, prepared for the simulator: the packs
+/// the searches' tests play.
+#[cfg(test)]
+pub(crate) fn prepared(seed: u64, n: usize) -> Vec<crate::sim::PreparedPack> {
+    generate(seed, Signature::Measured)[..n]
+        .iter()
+        .map(|&pack| crate::sim::PreparedPack::new(pack))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -178,7 +178,7 @@ impl<N: Neighbourhood> Player for RushPlayer<N> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::packs::{generate, Signature};
+    use crate::arena::packs::prepared;
     use crate::params::{ClockFlags, RuleFlags, RushFlags};
     use crate::policy::plan_rules::{RulesConfig, REPLAN};
     use crate::policy::rules::SPIKE_EARLY;
@@ -271,10 +271,7 @@ mod tests {
     #[test]
     fn a_threat_spike_is_answered_only_with_the_counter_plan_rule_on() {
         let me = PlayerState::default();
-        let packs: Vec<PreparedPack> = generate(3, Signature::Measured)[..20]
-            .iter()
-            .map(|&p| PreparedPack::new(p))
-            .collect();
+        let packs = prepared(3, 20);
         let v = view(5, &packs, &me, &me);
         let params = |on: bool| Params {
             rules: RuleFlags {

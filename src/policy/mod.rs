@@ -564,9 +564,9 @@ pub fn turn_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::packs::{generate, Signature};
+    use crate::arena::packs::prepared;
     use crate::params::ClockFlags;
-    use crate::sim::{Field, PlayerState, PreparedPack, Shift};
+    use crate::sim::{Field, PlayerState, Shift, PACKS_PER_GAME};
 
     /// A turn of `ysai` on `view`, on a pool of its own: on the shared one, the turn's beams
     /// would queue behind other tests' work and the clock would run out waiting.
@@ -580,10 +580,7 @@ mod tests {
 
     #[test]
     fn a_followed_plan_that_sends_nothing_is_refined_only_when_refining_is_on() {
-        let packs: Vec<PreparedPack> = generate(11, Signature::Measured)
-            .iter()
-            .map(|&pack| PreparedPack::new(pack))
-            .collect();
+        let packs = prepared(11, PACKS_PER_GAME);
         let me = PlayerState::default();
         let view = Position {
             turn: 2,
@@ -629,10 +626,7 @@ mod tests {
 
     #[test]
     fn near_the_end_of_its_clock_a_turn_still_plans_and_weighs_with_fixed_work() {
-        let packs: Vec<PreparedPack> = generate(7, Signature::Measured)
-            .iter()
-            .map(|&pack| PreparedPack::new(pack))
-            .collect();
+        let packs = prepared(7, PACKS_PER_GAME);
         let me = PlayerState {
             field: Field::from_picture(&["..4...", "..73..", ".2618.", "19352."]).unwrap(),
             ..PlayerState::default()

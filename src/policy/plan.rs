@@ -112,7 +112,7 @@ pub fn next_move<N: Neighbourhood>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::fire::tests::fire;
+    use crate::search::fire::tests::{fire, fires};
     use crate::sim::{Field, Pack, Shift};
     use ysai_tables::chain_ojama;
 
@@ -121,9 +121,7 @@ mod tests {
         let target = chain_ojama(13);
         let plan = |moves, chains| Plan::of(&fire(moves, chains));
         let refined = |plan: &Plan, found: &[Option<Fire>]| {
-            let mut fires = Fires::default();
-            fires.merge(found);
-            plan.refined_by(&fires, target, true)
+            plan.refined_by(&fires(found), target, true)
                 .map(|f| (f.path.len(), f.chains))
         };
         // At the target: only a fire by the plan's depth, bigger or as big sooner.
@@ -151,9 +149,9 @@ mod tests {
         let ready = plan(READY_MOVES, 7);
         let found = [None, Some(fire(2, 7)), None, Some(fire(4, 13))];
         assert_eq!(refined(&ready, &found), None, "ready");
-        let mut fires = Fires::default();
-        fires.merge(&found);
-        let traded = ready.refined_by(&fires, target, false).map(|f| f.chains);
+        let traded = ready
+            .refined_by(&fires(&found), target, false)
+            .map(|f| f.chains);
         assert_eq!(traded, Some(13), "ready, with keep_ready off");
     }
 

@@ -343,12 +343,12 @@ impl PlanRules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::packs::{generate, Signature};
+    use crate::arena::packs::prepared;
     use crate::params::Params;
     use crate::policy::planner::{search_fires, PlanSearch};
     use crate::policy::rules::SPIKE_LATE;
     use crate::search::beam::{BeamConfig, BeamRoot};
-    use crate::search::fire::tests::fire;
+    use crate::search::fire::tests::{fire, fires};
     use crate::search::fire::Fire;
     use crate::sim::{PlayerState, PreparedPack, Shift};
     use std::time::{Duration, Instant};
@@ -390,12 +390,6 @@ mod tests {
         }
     }
 
-    fn fires(found: &[Option<Fire>]) -> Fires {
-        let mut fires = Fires::default();
-        fires.merge(found);
-        fires
-    }
-
     fn view<'a>(turn: usize, packs: &'a [PreparedPack], me: &'a PlayerState) -> Position<'a> {
         Position {
             turn,
@@ -409,10 +403,7 @@ mod tests {
     /// A position `moves` moves before a chain of at least `ojama` fires, its packs and the
     /// plan that fires it: found by a beam from an empty field.
     fn ready_chain(ojama: i64, moves: usize) -> (PlayerState, Vec<PreparedPack>, Plan) {
-        let packs: Vec<PreparedPack> = generate(5, Signature::Measured)[..40]
-            .iter()
-            .map(|&p| PreparedPack::new(p))
-            .collect();
+        let packs = prepared(5, 40);
         let root = BeamRoot {
             state: PlayerState::default(),
             enemy_ojama: 0,
@@ -534,10 +525,7 @@ mod tests {
             gauge: BOMBER_GAUGE,
             ..PlayerState::default()
         };
-        let packs: Vec<PreparedPack> = generate(5, Signature::Measured)[..2]
-            .iter()
-            .map(|&p| PreparedPack::new(p))
-            .collect();
+        let packs = prepared(5, 2);
         let view = Position {
             opponent: &opponent,
             ..view(BOMBER_TURN, &packs, &me)

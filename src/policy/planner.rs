@@ -144,15 +144,12 @@ pub fn target_chain(ojama: i64) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::packs::{generate, Signature};
+    use crate::arena::packs::prepared;
     use crate::sim::{PlayerState, PreparedPack, Shift};
     use std::time::Duration;
 
     fn packs(seed: u64) -> Vec<PreparedPack> {
-        generate(seed, Signature::Measured)[..20]
-            .iter()
-            .map(|&p| PreparedPack::new(p))
-            .collect()
+        prepared(seed, 20)
     }
 
     #[test]

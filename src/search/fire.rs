@@ -95,6 +95,13 @@ pub(crate) mod tests {
         }
     }
 
+    /// The fires `found`, depth by depth, for tests.
+    pub(crate) fn fires(found: &[Option<Fire>]) -> Fires {
+        let mut fires = Fires::default();
+        fires.merge(found);
+        fires
+    }
+
     #[test]
     fn the_earliest_fire_reaching_the_target_is_chosen_else_the_biggest() {
         let mut fires = Fires::default();
