@@ -500,13 +500,22 @@ impl DevTools {
     }
 
     /// Gives the page a window `width` pixels wide (as tall as [`WINDOW`]), and waits until
-    /// it has it.
+    /// it has it and has drawn a frame since: the resize event comes with the next frame.
     fn resize(&mut self, width: u32) {
         self.call(
             "Emulation.setDeviceMetricsOverride",
             json!({ "width": width, "height": WINDOW.1, "deviceScaleFactor": 1, "mobile": false }),
         );
         self.wait_for(&format!("window.innerWidth === {width}"));
+        let frames = self.call(
+            "Runtime.evaluate",
+            json!({
+                "expression": "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))",
+                "awaitPromise": true,
+                "returnByValue": true,
+            }),
+        );
+        assert_eq!(frames["result"]["value"], json!(true), "{frames}");
     }
 
     /// The text of the first element `selector` matches.
