@@ -4,8 +4,9 @@
 //! field, the result; then a game of this AI against greedy, whose charts are clicked and
 //! dragged on as a user would, whose `-tm` lines show beside the field, and whose page fills
 //! a narrow and a wide window. The match report (`ysai arena report`) of a 20-game match: its
-//! charts fill both windows, and its games are linked to their pages. Screenshots are kept
-//! under `target/test-artifacts/`.
+//! charts fill both windows, its games are linked to their pages, and each page to the games
+//! before and after it, followed by clicking. Screenshots are kept under
+//! `target/test-artifacts/`.
 //!
 //! Needs `/usr/bin/chromium` (`apt-get install -y chromium`); where it is missing the test
 //! fails, unless `YSAI_SKIP_BROWSER=1` says to skip it.
@@ -284,14 +285,41 @@ fn the_match_report_shows_the_match_and_links_every_game() {
     }
     assert_eq!(dom.matches("replay</a>").count(), 20);
 
-    // A game's page names its game and links back to the report.
-    let game_page = dir.path().join("match-replays/game-000007.html");
+    // A game's page names its game and links back to the report, and to the games before
+    // and after it; the first game has none before it, the last none after it.
+    let pages = dir.path().join("match-replays");
+    let game_page = pages.join("game-000007.html");
     let dom = dump_dom(dir.path(), &game_page, 0);
     assert!(element_text(&dom, "game").starts_with("game 7 "));
-    assert!(dom.contains("<a href=\"../match.html\">match report</a>"));
+    assert_eq!(attribute(&dom, "report", "href"), "../match.html");
+    assert_eq!(attribute(&dom, "previous-game", "href"), "game-000006.html");
+    assert_eq!(element_text(&dom, "next-game"), "game 8 \u{2192}");
     assert!(fs::metadata(game_page.with_file_name("../match.html")).is_ok());
+    let first = dump_dom(dir.path(), &pages.join("game-000000.html"), 0);
+    assert!(!first.contains("id=\"previous-game\""));
+    assert_eq!(element_text(&first, "next-game"), "game 1 \u{2192}");
+    let last = dump_dom(dir.path(), &pages.join("game-000019.html"), 0);
+    assert!(!last.contains("id=\"next-game\""));
+    assert_eq!(element_text(&last, "previous-game"), "\u{2190} game 18");
 
-    let mut browser = DevTools::open(dir.path(), &page_url(&report, 0), "true");
+    // Followed as a user follows them: next, previous twice, then back to the report.
+    let mut browser = DevTools::open(dir.path(), &page_url(&game_page, 0), VIEWER_READY);
+    for (link, game) in [("next-game", 8), ("previous-game", 7), ("previous-game", 6)] {
+        browser.follow(
+            &format!("#{link}"),
+            &format!("game-{game:06}.html"),
+            VIEWER_READY,
+        );
+        let shown = browser.text("#game");
+        assert!(
+            shown.starts_with(&format!("game {game} ")),
+            "{link}: {shown}"
+        );
+        assert_eq!(browser.text("#turn").split(" / ").next(), Some("0"));
+    }
+    browser.follow("#report", "match.html", "true");
+    assert!(browser.text("#verdict").starts_with("p0 scored "));
+
     // The report fills a narrow and a wide window: its charts span the page.
     for width in [NARROW, WIDE] {
         browser.resize(width);
@@ -321,6 +349,23 @@ fn the_match_report_shows_the_match_and_links_every_game() {
         assert_png(&shot);
     }
     browser.close();
+
+    // A page written alone under its game's name, beside the report's, links to them too.
+    let alone = pages.join("game-000012.html");
+    fs::remove_file(&alone).unwrap();
+    ysai(&[
+        "arena",
+        "replay",
+        results.to_str().unwrap(),
+        "--game",
+        "12",
+        "--html",
+        alone.to_str().unwrap(),
+    ]);
+    let dom = dump_dom(dir.path(), &alone, 0);
+    assert_eq!(attribute(&dom, "previous-game", "href"), "game-000011.html");
+    assert_eq!(attribute(&dom, "next-game", "href"), "game-000013.html");
+    assert_eq!(attribute(&dom, "report", "href"), "../match.html");
 
     let screenshot = artifacts_dir().join("match-report.png");
     take_screenshot(dir.path(), &report, 0, WINDOW.0, &screenshot);
@@ -497,6 +542,19 @@ impl DevTools {
             assert!(Instant::now() < deadline, "the page never had {condition}");
             thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// Clicks the link `selector` as a user would, and waits for the page it leads to, whose
+    /// address ends with `page`, to be `ready`.
+    fn follow(&mut self, selector: &str, page: &str, ready: &str) {
+        let spot = self.evaluate(&format!(
+            "(r => [r.left + r.width / 2, r.top + r.height / 2])(document.querySelector({selector:?}).getBoundingClientRect())"
+        ));
+        self.click((spot[0].as_f64().unwrap(), spot[1].as_f64().unwrap()));
+        self.wait_for(&format!(
+            "location.pathname.endsWith({:?}) && document.readyState === 'complete' && {ready}",
+            format!("/{page}")
+        ));
     }
 
     /// Gives the page a window `width` pixels wide (as tall as [`WINDOW`]), and waits until
