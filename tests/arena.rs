@@ -10,7 +10,7 @@ use std::sync::{RwLock, RwLockReadGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use tempfile::TempDir;
 use ysai::protocol::{format_game_start, read_all, PlayerView, TurnInput};
 use ysai::search::timeman::MIN_TURN_MS;
@@ -754,16 +754,7 @@ fn every_game_rebuilds_from_its_results_line_as_its_full_replay() {
         pages[0].to_str().unwrap(),
     ])
     .assert_ok();
-    run(&[
-        "arena",
-        "replay",
-        results.to_str().unwrap(),
-        "--game",
-        "1",
-        "--html",
-        pages[1].to_str().unwrap(),
-    ])
-    .assert_ok();
+    write_game_page(&results, 1, None, &pages[1]);
     let [kept, rebuilt] = pages.map(|p| game_of_page(&fs::read_to_string(p).unwrap()));
     assert_eq!(kept, rebuilt);
 }
@@ -779,12 +770,66 @@ fn write_report(results: &Path, page: &Path) -> Run {
     ])
 }
 
-/// A replay page without its header's context (the file, game number and report it was made
-/// from, which differ with where it was made): what is left is the game itself.
+/// Writes the report of `results` to `page` and asserts that its summary on stdout says
+/// `says`.
+fn report_saying(results: &Path, page: &Path, says: &str) {
+    let reported = write_report(results, page);
+    reported.assert_ok();
+    assert!(reported.stdout.contains(says), "{}", reported.stdout);
+}
+
+/// `ysai arena replay RESULTS --game GAME [--pairing PAIRING] --html PAGE`.
+fn write_game_page(results: &Path, game: u64, pairing: Option<&str>, page: &Path) {
+    let game = game.to_string();
+    let mut args = vec![
+        "arena",
+        "replay",
+        results.to_str().unwrap(),
+        "--game",
+        &game,
+    ];
+    args.extend(pairing.map(|p| ["--pairing", p]).into_iter().flatten());
+    args.extend(["--html", page.to_str().unwrap()]);
+    run(&args).assert_ok();
+}
+
+/// The links of game `game`'s replay page in `dir` (see [`links_of`]).
+fn page_links(dir: &Path, game: u64) -> [Value; 3] {
+    links_of(&dir.join(format!("game-{game:06}.html")))
+}
+
+/// The links of the replay page `page`: to the previous game, the next game and the report,
+/// `null` where it has none.
+fn links_of(page: &Path) -> [Value; 3] {
+    let context = context_of_page(&fs::read_to_string(page).unwrap());
+    ["previous", "next", "report"].map(|link| context[link].clone())
+}
+
+/// A page's link to the page of game `game` beside it.
+fn page_link(game: u64) -> Value {
+    json!({"game": game, "address": format!("game-{game:06}.html")})
+}
+
+/// A replay page without its header's context (the file, game number, report and games
+/// beside it, which differ with where it was made): what is left is the game itself.
 fn game_of_page(page: &str) -> String {
-    let start = page.find(",\"context\":{").expect("a page with a context");
-    let end = start + page[start..].find('}').expect("the context's end") + 1;
+    let (start, end) = context_span(page);
     format!("{}{}", &page[..start], &page[end..])
+}
+
+/// Where a replay page's context is in it: `,"context":{...}`, the last member of the
+/// page's data.
+fn context_span(page: &str) -> (usize, usize) {
+    let start = page.find(",\"context\":{").expect("a page with a context");
+    let end = start + page[start..].find("}</script>").expect("the data's end");
+    (start, end)
+}
+
+/// A replay page's context, as JSON.
+fn context_of_page(page: &str) -> Value {
+    let (start, end) = context_span(page);
+    let member = &page[start + ",\"context\":".len()..end];
+    serde_json::from_str(member).expect("the context is JSON")
 }
 
 #[test]
@@ -911,13 +956,7 @@ fn an_old_results_file_still_resumes_reports_and_sums_up() {
         stats.stdout
     );
     let page = dir.path().join("old.html");
-    let reported = write_report(&file, &page);
-    reported.assert_ok();
-    assert!(
-        reported.stdout.contains("no replays found"),
-        "{}",
-        reported.stdout
-    );
+    report_saying(&file, &page, "no replays found");
     let page = fs::read_to_string(page).unwrap();
     assert!(
         page.contains("Elo; the default, as the match ran none)"),
@@ -1570,18 +1609,78 @@ fn a_report_links_every_game_to_its_replay_page() {
     // Without the replays, each game's page is rebuilt from its results line.
     fs::remove_dir_all(dir.path().join("replays")).unwrap();
     let bare = dir.path().join("out/bare.html");
-    let reported = write_report(&dir.path().join("out/results.jsonl"), &bare);
-    reported.assert_ok();
-    assert!(
-        reported.stdout.contains("(20 games; 20 replay pages in "),
-        "{}",
-        reported.stdout
-    );
+    let results = dir.path().join("out/results.jsonl");
+    report_saying(&results, &bare, "(20 games; 20 replay pages in ");
     let page = |name: &str| {
         let path = dir.path().join("out").join(name).join("game-000007.html");
         game_of_page(&fs::read_to_string(path).unwrap())
     };
     assert_eq!(page("bare-replays"), page("match-replays"));
+
+    // Each page links to the report, and to the games before and after it.
+    let pages = dir.path().join("out/match-replays");
+    for game in 0..20u64 {
+        let previous = game.checked_sub(1).map_or(Value::Null, page_link);
+        let next = if game < 19 {
+            page_link(game + 1)
+        } else {
+            Value::Null
+        };
+        let report = json!("../match.html");
+        assert_eq!(
+            page_links(&pages, game),
+            [previous, next, report],
+            "game {game}"
+        );
+    }
+}
+
+#[test]
+fn a_replay_page_links_past_a_game_without_a_page() {
+    let dir = TempDir::new().unwrap();
+    builtin_match(dir.path(), "4", &[]);
+    fs::remove_dir_all(dir.path().join("replays")).unwrap();
+    // Game 2's line keeps no moves (as an older ysai wrote it), and its replay is gone.
+    let file = dir.path().join("out/results.jsonl");
+    let lines: Vec<String> = results(&file)
+        .into_iter()
+        .map(|mut line| {
+            if line["game"] == 2 {
+                line.as_object_mut().unwrap().remove("record");
+            }
+            line.to_string()
+        })
+        .collect();
+    fs::write(&file, lines.join("\n") + "\n").unwrap();
+    report_saying(
+        &file,
+        &dir.path().join("out/m.html"),
+        "(4 games; 3 replay pages in ",
+    );
+    let pages = dir.path().join("out/m-replays");
+    assert!(!pages.join("game-000002.html").exists());
+    let report = json!("../m.html");
+    assert_eq!(
+        page_links(&pages, 1),
+        [page_link(0), page_link(3), report.clone()]
+    );
+    assert_eq!(
+        page_links(&pages, 3),
+        [page_link(1), Value::Null, report.clone()]
+    );
+
+    // A page written alone links to the pages beside it only under its game's name, and to
+    // the report only where the report's layout puts it.
+    write_game_page(&file, 1, None, &pages.join("game-000001.html"));
+    assert_eq!(page_links(&pages, 1), [page_link(0), page_link(3), report]);
+    let page = fs::read_to_string(pages.join("game-000001.html")).unwrap();
+    assert_eq!(context_of_page(&page)["source"], file.to_str().unwrap());
+    let none = [Value::Null, Value::Null, Value::Null];
+    let renamed = pages.join("one.html");
+    write_game_page(&file, 1, None, &renamed);
+    assert_eq!(links_of(&renamed), none);
+    write_game_page(&file, 1, None, &dir.path().join("game-000001.html"));
+    assert_eq!(page_links(dir.path(), 1), none);
 }
 
 #[test]
@@ -1791,9 +1890,7 @@ fn a_round_robin_plays_every_pairing_as_a_match_of_the_two_would() {
 
     // The report has the standings, and a replay page per game in its pairing's directory.
     let page = dir.path().join("report.html");
-    let reported = write_report(&file, &page);
-    reported.assert_ok();
-    assert!(reported.stdout.contains("(6 games; 6 replay pages in "));
+    report_saying(&file, &page, "(6 games; 6 replay pages in ");
     let html = fs::read_to_string(&page).unwrap();
     assert!(
         html.contains("<h1>Round robin: r1, r2, greedy</h1>"),
@@ -1801,10 +1898,19 @@ fn a_round_robin_plays_every_pairing_as_a_match_of_the_two_would() {
     );
     assert!(html.contains("<table id=\"cross\">"));
     assert!(html.contains("<a href=\"report-replays/r2-vs-greedy/game-000001.html\">"));
-    assert!(dir
-        .path()
-        .join("report-replays/r1-vs-r2/game-000000.html")
-        .is_file());
+    // A page links to the games before and after it of its own pairing, and to the report
+    // two directories up; so does one written alone in its pairing's directory.
+    let pages = dir.path().join("report-replays/r1-vs-r2");
+    let report = json!("../../report.html");
+    assert_eq!(
+        page_links(&pages, 0),
+        [Value::Null, page_link(1), report.clone()]
+    );
+    let last = [page_link(0), Value::Null, report];
+    assert_eq!(page_links(&pages, 1), last);
+    fs::remove_file(pages.join("game-000001.html")).unwrap();
+    write_game_page(&file, 1, Some("r1-vs-r2"), &pages.join("game-000001.html"));
+    assert_eq!(page_links(&pages, 1), last);
 }
 
 #[test]

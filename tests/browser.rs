@@ -2,9 +2,11 @@
 //! players, its page (`ysai arena replay FILE --html OUT`) opened in headless Chromium, and
 //! what the page draws checked against the replay: the turn counter, the blocks on each
 //! field, the result; then a game of this AI against greedy, whose charts are clicked and
-//! dragged on as a user would, and whose `-tm` lines show beside the field. The match
-//! report (`ysai arena report`) of a 20-game match, its games linked to their pages.
-//! Screenshots are kept under `target/test-artifacts/`.
+//! dragged on as a user would, whose `-tm` lines show beside the field, and whose page fills
+//! a narrow and a wide window. The match report (`ysai arena report`) of a 20-game match: its
+//! charts fill both windows, its games are linked to their pages, and each page to the games
+//! before and after it, followed by clicking. Screenshots are kept under
+//! `target/test-artifacts/`.
 //!
 //! Needs `/usr/bin/chromium` (`apt-get install -y chromium`); where it is missing the test
 //! fails, unless `YSAI_SKIP_BROWSER=1` says to skip it.
@@ -26,6 +28,12 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 /// Longer than Chromium ever needs for this page; a hung browser fails the test instead of
 /// hanging it.
 const BROWSER_TIMEOUT: Duration = Duration::from_secs(90);
+/// The window the pages are opened in, and the two widths they are checked to fill.
+const WINDOW: (u32, u32) = (1200, 1300);
+const NARROW: u32 = 900;
+const WIDE: u32 = 1700;
+/// The replay viewer is ready once its script ran.
+const VIEWER_READY: &str = "typeof window.ysaiViewer === 'object'";
 
 #[test]
 fn the_replay_page_draws_the_recorded_game() {
@@ -120,7 +128,7 @@ fn the_replay_page_draws_the_recorded_game() {
     assert_eq!(element_text(&dom, "result"), result_text(&replay["result"]));
 
     let screenshot = artifacts_dir().join("replay.png");
-    take_screenshot(dir.path(), &page, last, &screenshot);
+    take_screenshot(dir.path(), &page, last, WINDOW.0, &screenshot);
     assert_png(&screenshot);
 }
 
@@ -141,7 +149,7 @@ fn the_charts_move_the_replay_to_the_turn_clicked_and_the_ai_shows_its_thoughts(
         "the game is too short to click through: {last} turns"
     );
 
-    let mut browser = DevTools::open(dir.path(), &format!("file://{}", page.display()));
+    let mut browser = DevTools::open(dir.path(), &page_url(&page, 0), VIEWER_READY);
     assert_eq!(browser.text("#turn"), format!("0 / {last}"));
     let score = browser.chart("chart-score");
     for turn in [last * 3 / 4, 1, last] {
@@ -188,10 +196,67 @@ fn the_charts_move_the_replay_to_the_turn_clicked_and_the_ai_shows_its_thoughts(
         plan.starts_with("plan: ") && plan.contains("-chain on turn "),
         "{plan}"
     );
+
+    // The page fills a narrow and a wide window: the slider and the charts span it, the
+    // fields grow, all drawn at the size they are shown, and a click still lands on the turn
+    // under it.
+    let (mut sliders, mut fields) = (Vec::new(), Vec::new());
+    for width in [NARROW, WIDE] {
+        browser.resize(width);
+        assert_fits_the_window(&mut browser, width);
+        let charts = browser.evaluate(
+            "[...document.querySelectorAll('#charts canvas')].map(c => [c.getBoundingClientRect().width, c.width])",
+        );
+        for chart in charts.as_array().unwrap() {
+            let (shown, pixels) = (chart[0].as_f64().unwrap(), chart[1].as_f64().unwrap());
+            assert!(
+                shown >= f64::from(width) - 60.0,
+                "a chart {shown} px wide in a window of {width}"
+            );
+            assert!(
+                (pixels - shown).abs() <= 1.0,
+                "drawn at {pixels} px, shown at {shown}"
+            );
+        }
+        let field = browser.evaluate(
+            "(c => [c.getBoundingClientRect().width, c.width])(document.getElementById('field0'))",
+        );
+        let (shown, pixels) = (field[0].as_f64().unwrap(), field[1].as_f64().unwrap());
+        assert!((220.0..=400.0).contains(&shown), "a field {shown} px wide");
+        assert!(
+            (pixels - shown).abs() <= 1.0,
+            "drawn at {pixels} px, shown at {shown}"
+        );
+        fields.push(shown);
+        sliders.push(
+            browser
+                .evaluate("document.getElementById('slider').getBoundingClientRect().width")
+                .as_f64()
+                .unwrap(),
+        );
+        let score = browser.chart("chart-score");
+        let turn = last / 3;
+        browser.click(score.at(turn, last));
+        assert_eq!(
+            browser.text("#turn"),
+            format!("{turn} / {last}"),
+            "at {width} px"
+        );
+        let shot = artifacts_dir().join(format!("replay-self-greedy-{width}.png"));
+        take_screenshot(dir.path(), &page, turn, width, &shot);
+        assert_png(&shot);
+    }
+    assert!(
+        sliders[1] - sliders[0] >= f64::from(WIDE - NARROW) - 60.0,
+        "the slider is {} px wide at {NARROW} px and {} px at {WIDE} px",
+        sliders[0],
+        sliders[1]
+    );
+    assert!(fields[1] > fields[0], "fields {fields:?} px wide");
     browser.close();
 
     let screenshot = artifacts_dir().join("replay-self-greedy.png");
-    take_screenshot(dir.path(), &page, planned, &screenshot);
+    take_screenshot(dir.path(), &page, planned, WINDOW.0, &screenshot);
     assert_png(&screenshot);
 }
 
@@ -220,16 +285,103 @@ fn the_match_report_shows_the_match_and_links_every_game() {
     }
     assert_eq!(dom.matches("replay</a>").count(), 20);
 
-    // A game's page names its game and links back to the report.
-    let game_page = dir.path().join("match-replays/game-000007.html");
+    // A game's page names its game and links back to the report, and to the games before
+    // and after it; the first game has none before it, the last none after it.
+    let pages = dir.path().join("match-replays");
+    let game_page = pages.join("game-000007.html");
     let dom = dump_dom(dir.path(), &game_page, 0);
     assert!(element_text(&dom, "game").starts_with("game 7 "));
-    assert!(dom.contains("<a href=\"../match.html\">match report</a>"));
+    assert_eq!(attribute(&dom, "report", "href"), "../match.html");
+    assert_eq!(attribute(&dom, "previous-game", "href"), "game-000006.html");
+    assert_eq!(element_text(&dom, "next-game"), "game 8 \u{2192}");
     assert!(fs::metadata(game_page.with_file_name("../match.html")).is_ok());
+    let first = dump_dom(dir.path(), &pages.join("game-000000.html"), 0);
+    assert!(!first.contains("id=\"previous-game\""));
+    assert_eq!(element_text(&first, "next-game"), "game 1 \u{2192}");
+    let last = dump_dom(dir.path(), &pages.join("game-000019.html"), 0);
+    assert!(!last.contains("id=\"next-game\""));
+    assert_eq!(element_text(&last, "previous-game"), "\u{2190} game 18");
+
+    // Followed as a user follows them: next, previous twice, then back to the report.
+    let mut browser = DevTools::open(dir.path(), &page_url(&game_page, 0), VIEWER_READY);
+    for (link, game) in [("next-game", 8), ("previous-game", 7), ("previous-game", 6)] {
+        browser.follow(
+            &format!("#{link}"),
+            &format!("game-{game:06}.html"),
+            VIEWER_READY,
+        );
+        let shown = browser.text("#game");
+        assert!(
+            shown.starts_with(&format!("game {game} ")),
+            "{link}: {shown}"
+        );
+        assert_eq!(browser.text("#turn").split(" / ").next(), Some("0"));
+    }
+    browser.follow("#report", "match.html", "true");
+    assert!(browser.text("#verdict").starts_with("p0 scored "));
+
+    // The report fills a narrow and a wide window: its charts span the page.
+    for width in [NARROW, WIDE] {
+        browser.resize(width);
+        assert_fits_the_window(&mut browser, width);
+        let charts = browser.evaluate(
+            "[...document.querySelectorAll('.chart')].map(c => [c.getBoundingClientRect().right, c.querySelector('svg').getBoundingClientRect().width, c.clientWidth])",
+        );
+        let charts = charts.as_array().unwrap();
+        assert_eq!(charts.len(), 5);
+        let right = charts
+            .iter()
+            .map(|c| c[0].as_f64().unwrap())
+            .fold(0.0, f64::max);
+        assert!(
+            right >= f64::from(width) - 40.0,
+            "the charts end at {right} px of {width}"
+        );
+        for chart in charts {
+            let (picture, space) = (chart[1].as_f64().unwrap(), chart[2].as_f64().unwrap());
+            assert!(
+                picture >= 400.0 && picture >= space - 20.0,
+                "a chart {picture} px wide in {space}"
+            );
+        }
+        let shot = artifacts_dir().join(format!("match-report-{width}.png"));
+        take_screenshot(dir.path(), &report, 0, width, &shot);
+        assert_png(&shot);
+    }
+    browser.close();
+
+    // A page written alone under its game's name, beside the report's, links to them too.
+    let alone = pages.join("game-000012.html");
+    fs::remove_file(&alone).unwrap();
+    ysai(&[
+        "arena",
+        "replay",
+        results.to_str().unwrap(),
+        "--game",
+        "12",
+        "--html",
+        alone.to_str().unwrap(),
+    ]);
+    let dom = dump_dom(dir.path(), &alone, 0);
+    assert_eq!(attribute(&dom, "previous-game", "href"), "game-000011.html");
+    assert_eq!(attribute(&dom, "next-game", "href"), "game-000013.html");
+    assert_eq!(attribute(&dom, "report", "href"), "../match.html");
 
     let screenshot = artifacts_dir().join("match-report.png");
-    take_screenshot(dir.path(), &report, 0, &screenshot);
+    take_screenshot(dir.path(), &report, 0, WINDOW.0, &screenshot);
     assert_png(&screenshot);
+}
+
+/// Asserts that the page shown is as wide as the window of `width` pixels: nothing sticks
+/// out to its right.
+fn assert_fits_the_window(browser: &mut DevTools, width: u32) {
+    let sizes = browser.evaluate("[window.innerWidth, document.documentElement.scrollWidth]");
+    let (window, page) = (sizes[0].as_u64().unwrap(), sizes[1].as_u64().unwrap());
+    assert_eq!(window, u64::from(width));
+    assert!(
+        page <= window,
+        "the page is {page} px wide in a window of {window}"
+    );
 }
 
 /// The `-tm` line p0 wrote for `turn`, checked to be that turn's.
@@ -280,14 +432,15 @@ impl ChartSpot {
 }
 
 impl DevTools {
-    fn open(dir: &Path, url: &str) -> Self {
+    /// Chromium showing `url`, once `ready` holds in it.
+    fn open(dir: &Path, url: &str, ready: &str) -> Self {
         // Both ends of both pipes are closed on exec; fds 3 and 4 are made below.
         let (their_commands, commands) = io::pipe().expect("a pipe for commands");
         let (answers, their_answers) = io::pipe().expect("a pipe for answers");
         let mut command = chromium_command(dir);
         command.args([
             "--remote-debugging-pipe",
-            "--window-size=1200,1300",
+            &format!("--window-size={},{}", WINDOW.0, WINDOW.1),
             "about:blank",
         ]);
         let fds = (their_commands.as_raw_fd(), their_answers.as_raw_fd());
@@ -324,12 +477,19 @@ impl DevTools {
             json!({ "targetId": target_id, "flatten": true }),
         );
         browser.session = attached["sessionId"].as_str().unwrap().to_string();
-        browser.wait_for("typeof window.ysaiViewer === 'object'");
+        browser.wait_for(ready);
         browser
     }
 
     /// Sends a command (to the page once attached) and waits for its answer.
     fn call(&mut self, method: &str, params: Value) -> Value {
+        let answer = self.try_call(method, params);
+        assert!(answer["error"].is_null(), "{method} failed: {answer}");
+        answer["result"].clone()
+    }
+
+    /// Sends a command and waits for its answer, a result or an error.
+    fn try_call(&mut self, method: &str, params: Value) -> Value {
         self.next_id += 1;
         let id = self.next_id;
         let mut message = json!({ "id": id, "method": method, "params": params });
@@ -349,8 +509,7 @@ impl DevTools {
                 .recv_timeout(left)
                 .unwrap_or_else(|_| panic!("no answer to {method} within {BROWSER_TIMEOUT:?}"));
             if answer["id"] == id {
-                assert!(answer["error"].is_null(), "{method} failed: {answer}");
-                return answer["result"].clone();
+                return answer;
             }
         }
     }
@@ -368,12 +527,53 @@ impl DevTools {
         result["result"]["value"].clone()
     }
 
+    /// Waits until `condition` holds in the page; while a new page loads, the expression
+    /// may find no page to run in, which counts as not yet.
     fn wait_for(&mut self, condition: &str) {
         let deadline = Instant::now() + BROWSER_TIMEOUT;
-        while self.evaluate(condition) != json!(true) {
+        loop {
+            let answer = self.try_call(
+                "Runtime.evaluate",
+                json!({ "expression": condition, "returnByValue": true }),
+            );
+            if answer["result"]["result"]["value"] == json!(true) {
+                return;
+            }
             assert!(Instant::now() < deadline, "the page never had {condition}");
             thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// Clicks the link `selector` as a user would, and waits for the page it leads to, whose
+    /// address ends with `page`, to be `ready`.
+    fn follow(&mut self, selector: &str, page: &str, ready: &str) {
+        let spot = self.evaluate(&format!(
+            "(r => [r.left + r.width / 2, r.top + r.height / 2])(document.querySelector({selector:?}).getBoundingClientRect())"
+        ));
+        self.click((spot[0].as_f64().unwrap(), spot[1].as_f64().unwrap()));
+        self.wait_for(&format!(
+            "location.pathname.endsWith({:?}) && document.readyState === 'complete' && {ready}",
+            format!("/{page}")
+        ));
+    }
+
+    /// Gives the page a window `width` pixels wide (as tall as [`WINDOW`]), and waits until
+    /// it has it and has drawn a frame since: the resize event comes with the next frame.
+    fn resize(&mut self, width: u32) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": width, "height": WINDOW.1, "deviceScaleFactor": 1, "mobile": false }),
+        );
+        self.wait_for(&format!("window.innerWidth === {width}"));
+        let frames = self.call(
+            "Runtime.evaluate",
+            json!({
+                "expression": "new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))",
+                "awaitPromise": true,
+                "returnByValue": true,
+            }),
+        );
+        assert_eq!(frames["result"]["value"], json!(true), "{frames}");
     }
 
     /// The text of the first element `selector` matches.
@@ -541,13 +741,13 @@ fn dump_dom(dir: &Path, page: &Path, turn: usize) -> String {
     fs::read_to_string(&out).unwrap()
 }
 
-fn take_screenshot(dir: &Path, page: &Path, turn: usize, png: &Path) {
+fn take_screenshot(dir: &Path, page: &Path, turn: usize, width: u32, png: &Path) {
     fs::create_dir_all(png.parent().unwrap()).unwrap();
     let _ = fs::remove_file(png);
     let mut command = chromium(dir);
     command
         .arg(format!("--screenshot={}", png.display()))
-        .arg("--window-size=1200,1300")
+        .arg(format!("--window-size={width},{}", WINDOW.1))
         .arg(page_url(page, turn));
     run_browser(command, None);
 }

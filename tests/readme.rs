@@ -16,7 +16,9 @@
 //! (`target/release/ysai`, `packs/pack`, which commands create) and patterns (a word with
 //! `*`, `?`, `[`, `{`, `<` or `...`). Paths are resolved from the repository root.
 
+use std::fs;
 use std::path::Path;
+use std::process::{Command, Stdio};
 
 /// The top-level directories of the repository that the README may point into.
 const ROOTS: &[&str] = &[
@@ -153,4 +155,67 @@ See <https://example.com/docs/x.md> and [the site](https://example.com/src/y.rs)
         referenced_paths(text),
         ["src/sim/oracle.rs", "scripts/tiers"]
     );
+}
+
+/// The part of `markdown` under the heading `heading`, to the next heading of its level.
+fn section<'a>(markdown: &'a str, heading: &str) -> &'a str {
+    let start = markdown
+        .find(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("no section `{heading}`"))
+        + heading.len()
+        + 2;
+    let rest = &markdown[start..];
+    let level = &heading[..=heading.find(' ').unwrap()];
+    let end = rest.find(&format!("\n{level}")).unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// The lines of the first fenced code block of `text`, and the text after it.
+fn first_fence(text: &str) -> (Vec<&str>, &str) {
+    let open = text.find("```").expect("a code block");
+    let body = &text[open + text[open..].find('\n').unwrap() + 1..];
+    let close = body.find("```").expect("the code block's end");
+    (body[..close].lines().collect(), &body[close + 3..])
+}
+
+/// The README's first five minutes, run as written in an empty directory: the release build
+/// aside (this test's build of ysai stands for `target/release/ysai`), its commands play the
+/// game and write the page the reader is told to open next.
+#[test]
+fn the_first_five_minutes_run_as_written() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let section = section(&readme, "## First five minutes");
+    let (commands, after) = first_fence(section);
+    assert_eq!(
+        commands.first(),
+        Some(&"cargo build --release"),
+        "{commands:?}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for command in &commands[1..] {
+        let args = command
+            .strip_prefix("target/release/ysai ")
+            .unwrap_or_else(|| panic!("`{command}` does not run ysai"));
+        // Split on spaces, as a shell splits a command without quotes.
+        assert!(!args.contains(['\'', '"', '\\', '$']), "{command}");
+        let output = Command::new(env!("CARGO_BIN_EXE_ysai"))
+            .args(args.split_whitespace())
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "`{command}` failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let page = after
+        .split('`')
+        .nth(1)
+        .filter(|name| name.ends_with(".html"))
+        .unwrap_or_else(|| panic!("the section opens no page after its commands: {after}"));
+    let html = fs::read_to_string(dir.path().join(page)).unwrap();
+    assert!(html.contains("<title>ysai replay</title>"), "{page}");
 }

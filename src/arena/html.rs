@@ -38,7 +38,8 @@ struct PageData {
     context: PageContext,
 }
 
-/// Where the page's game comes from, for its header; what is unknown is left out.
+/// Where the page's game comes from, for its header, and the pages it links to; what is
+/// unknown is left out.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct PageContext {
     /// The file the game was read from (a replay or a results file).
@@ -47,6 +48,42 @@ pub struct PageContext {
     pub game: Option<u64>,
     /// The match report, relative to the page.
     pub report: Option<String>,
+    /// The page of the game before this one in its match (or pairing).
+    pub previous: Option<GameLink>,
+    /// The page of the game after this one.
+    pub next: Option<GameLink>,
+}
+
+/// A link to another game's page: its number and its address relative to the page.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameLink {
+    pub game: u64,
+    pub address: String,
+}
+
+/// A game worked out for its page (every chain frame, the charts' values) and checked to
+/// re-simulate: the costly part of a page, made before the page's links are known.
+pub struct GamePage {
+    data: PageData,
+}
+
+impl GamePage {
+    /// The game of `replay`, or why it cannot be shown (it does not re-simulate).
+    pub fn new(replay: &Replay) -> Result<Self, String> {
+        Ok(GamePage {
+            data: page_data(replay)?,
+        })
+    }
+
+    /// The page, with `context` in its header.
+    pub fn html(&mut self, context: &PageContext) -> Result<String, String> {
+        self.data.context = context.clone();
+        let json = serde_json::to_string(&self.data).map_err(|e| e.to_string())?;
+        // `<` occurs only inside JSON strings, where `\u003c` reads the same; so no name can
+        // close the data's <script> element early.
+        let json = json.replace('<', "\\u003c");
+        Ok(TEMPLATE.replacen(DATA_MARKER, &json, 1))
+    }
 }
 
 /// One turn, both players side by side in each array.
@@ -79,13 +116,7 @@ struct PageTurn {
 
 /// The page for `replay`, or why the game cannot be shown (it does not re-simulate).
 pub fn page(replay: &Replay, context: &PageContext) -> Result<String, String> {
-    let mut data = page_data(replay)?;
-    data.context = context.clone();
-    let json = serde_json::to_string(&data).map_err(|e| e.to_string())?;
-    // `<` occurs only inside JSON strings, where `\u003c` reads the same; so no name can
-    // close the data's <script> element early.
-    let json = json.replace('<', "\\u003c");
-    Ok(TEMPLATE.replacen(DATA_MARKER, &json, 1))
+    GamePage::new(replay)?.html(context)
 }
 
 /// Writes `page` to `out`.

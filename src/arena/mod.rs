@@ -7,14 +7,16 @@
 //! keeping its game's moves ([`compact`]) from which the replay is rebuilt; [`stats`] turns a
 //! match's results into a verdict and [`standings`] a tournament's into a cross table and
 //! ratings; [`replay`] records and shows games, [`html`] turns a replay into a page that
-//! animates it, and [`report`] a match or a tournament into one page. AIs are reached only
-//! through their stdin and stdout.
+//! animates it, and [`report`] a match or a tournament into one page, whose games' replay
+//! pages [`pages`] names and links to one another. AIs are reached only through their stdin
+//! and stdout.
 
 pub mod args;
 pub mod check;
 pub mod compact;
 pub mod html;
 pub mod packs;
+pub mod pages;
 pub mod process;
 pub mod referee;
 pub mod replay;
@@ -25,7 +27,6 @@ pub mod standings;
 pub mod stats;
 pub mod tournament;
 
-use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -332,14 +333,15 @@ fn report_command(
             .map(|f| f.parent().unwrap_or(Path::new(".")).join("replays"))
             .collect(),
     };
-    let pages_dir = replay_pages_dir(out);
-    let mut games = Vec::with_capacity(merged.games.len());
-    let mut pages = 0;
-    for line in merged.games {
-        let replay_page = write_replay_page(&dirs, out, &line)?;
-        pages += usize::from(replay_page.is_some());
-        games.push(report::ReportGame { line, replay_page });
-    }
+    let layout = pages::PageLayout::of_report(out);
+    let addresses = pages::write_report_pages(&layout, &dirs, &merged.games)?;
+    let pages = addresses.iter().flatten().count();
+    let games: Vec<report::ReportGame> = merged
+        .games
+        .into_iter()
+        .zip(addresses)
+        .map(|(line, replay_page)| report::ReportGame { line, replay_page })
+        .collect();
     let page = if tournament {
         report::tournament_page(&games)
     } else {
@@ -355,7 +357,7 @@ fn report_command(
                 .join(", ")
         )
     } else {
-        format!("{pages} replay pages in {}", pages_dir.display())
+        format!("{pages} replay pages in {}", layout.dir().display())
     };
     emit(&format!(
         "wrote {} ({} games; {linked})\n",
@@ -363,65 +365,6 @@ fn report_command(
         games.len()
     ));
     Ok(ExitCode::SUCCESS)
-}
-
-/// Where a report's replay pages go: beside it, named after it (`m.html`: `m-replays/`).
-fn replay_pages_dir(report: &Path) -> PathBuf {
-    let stem = report
-        .file_stem()
-        .map_or("report".into(), |s| s.to_string_lossy());
-    report.with_file_name(format!("{stem}-replays"))
-}
-
-/// Makes the replay page of `line`'s game from the first of `dirs` that holds its replay,
-/// else from its results line, and returns its address relative to the report; `None`
-/// (with a note if the game cannot be shown) when there is no page. A tournament's games
-/// are in a directory per pairing, both their replays and their pages.
-fn write_replay_page(
-    dirs: &[PathBuf],
-    report: &Path,
-    line: &results::GameLine,
-) -> Result<Option<String>, String> {
-    let pages_dir = &replay_pages_dir(report);
-    let game = line.game;
-    let pairing = line.pairing_dir();
-    // The page sits one directory below the report, two in a tournament.
-    let up = if pairing.is_some() { "../../" } else { "../" };
-    let context = html::PageContext {
-        source: None,
-        game: Some(game),
-        report: report
-            .file_name()
-            .map(|name| format!("{up}{}", name.to_string_lossy())),
-    };
-    let file = dirs
-        .iter()
-        .map(|dir| runner::game_file(&runner::files_dir(dir, pairing.as_deref()), game, "json"))
-        .find(|f| f.is_file());
-    let replay = match file {
-        Some(file) => replay::Replay::load(&file),
-        None if line.record.is_some() => compact::rebuild(line, None),
-        None => return Ok(None),
-    };
-    let page = match replay.and_then(|r| html::page(&r, &context)) {
-        Ok(page) => page,
-        Err(e) => {
-            eprintln!("note: game {game} has no replay page: {e}");
-            return Ok(None);
-        }
-    };
-    let dir = runner::files_dir(pages_dir, pairing.as_deref());
-    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let name = format!("game-{game:06}.html");
-    html::write_page(&dir.join(&name), &page)?;
-    let dir_name = pages_dir
-        .file_name()
-        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-    let address = match &pairing {
-        Some(sub) => format!("{dir_name}/{sub}/{name}"),
-        None => format!("{dir_name}/{name}"),
-    };
-    Ok(Some(address))
 }
 
 /// The games of `files` merged into one match, with a note on stderr for whatever the
@@ -576,7 +519,10 @@ fn first_chains_compared(games: &[results::GameLine]) -> String {
 
 /// `ysai arena replay FILE [--game K] ...`: shows, checks or writes out a game.
 fn replay_command(args: &ReplayArgs) -> Result<ExitCode, String> {
-    let replay = load_replay(args)?;
+    let Shown {
+        replay,
+        rebuilt_from,
+    } = load_replay(args)?;
     let label = match args.game {
         Some(game) => format!("{} game {game}", args.file.display()),
         None => args.file.display().to_string(),
@@ -592,33 +538,52 @@ fn replay_command(args: &ReplayArgs) -> Result<ExitCode, String> {
         emit(&format!("wrote {}\n", out.display()));
     }
     if let Some(out) = &args.html {
-        let context = html::PageContext {
-            source: Some(args.file.display().to_string()),
-            game: args.game,
-            report: None,
+        let context = match &rebuilt_from {
+            Some((games, line)) => pages::lone_page_context(&args.file, games, line, out),
+            None => html::PageContext {
+                source: Some(args.file.display().to_string()),
+                ..html::PageContext::default()
+            },
         };
         html_command(&replay, &label, &context, out)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// The game `ysai arena replay` shows: its replay and, when it was rebuilt from a results
+/// file, that file's games and the game's line.
+struct Shown {
+    replay: replay::Replay,
+    rebuilt_from: Option<(Vec<results::GameLine>, results::GameLine)>,
+}
+
 /// The replay FILE holds or, with --game, the one rebuilt from that game's results line.
-fn load_replay(args: &ReplayArgs) -> Result<replay::Replay, String> {
+fn load_replay(args: &ReplayArgs) -> Result<Shown, String> {
     let file = &args.file;
     let Some(game) = args.game else {
-        return replay::Replay::load(file).map_err(|e| match results::load(file) {
+        let replay = replay::Replay::load(file).map_err(|e| match results::load(file) {
             Ok(loaded) if !loaded.games.is_empty() => format!(
                 "{} is a results file: name the game with --game K (it holds {} games)",
                 file.display(),
                 loaded.games.len()
             ),
             _ => e,
+        })?;
+        return Ok(Shown {
+            replay,
+            rebuilt_from: None,
         });
     };
     let loaded = results::load(file).map_err(|e| e.to_string())?;
     let line = game_line(&loaded.games, game, args.pairing.as_deref())
+        .map_err(|e| format!("{}: {e}", file.display()))?
+        .clone();
+    let replay = compact::rebuild(&line, args.packs.as_deref())
         .map_err(|e| format!("{}: {e}", file.display()))?;
-    compact::rebuild(line, args.packs.as_deref()).map_err(|e| format!("{}: {e}", file.display()))
+    Ok(Shown {
+        replay,
+        rebuilt_from: Some((loaded.games, line)),
+    })
 }
 
 /// Game `game` of `games`, of `pairing` (`a-vs-b`) if given: a tournament has a game `game`

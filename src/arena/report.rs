@@ -190,8 +190,10 @@ h2 { font-size: 14px; margin: 0 0 4px; font-weight: 600; }
 #verdict { font-size: 17px; font-weight: 600; color: #ffd75e; margin: 6px 0; }
 pre { background: #272a31; border-radius: 6px; padding: 8px 10px; margin: 0 0 10px;
       white-space: pre-wrap; }
-.charts { display: flex; flex-wrap: wrap; gap: 12px; }
-.chart { background: #272a31; border-radius: 6px; padding: 8px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(460px, 1fr)); gap: 12px;
+          margin-bottom: 12px; }
+.chart { background: #272a31; border-radius: 6px; padding: 8px; min-width: 0; }
+.chart svg { display: block; width: 100%; height: auto; }
 .chart svg text { fill: #aaa; font: 10px sans-serif; }
 .legend { font-size: 12px; color: #bbb; }
 table { border-collapse: collapse; margin: 0 0 12px; font-variant-numeric: tabular-nums; }

@@ -589,7 +589,12 @@ pub fn files_dir(dir: &Path, pairing: Option<&str>) -> PathBuf {
 
 /// `DIR/game-000042.EXT`.
 pub fn game_file(dir: &Path, game: u64, ext: &str) -> PathBuf {
-    dir.join(format!("game-{game:06}.{ext}"))
+    dir.join(game_file_name(game, ext))
+}
+
+/// The name of a game's replay, transcript or page: `game-000042.EXT`.
+pub fn game_file_name(game: u64, ext: &str) -> String {
+    format!("game-{game:06}.{ext}")
 }
 
 fn progress_bar(games: u64) -> ProgressBar {
