@@ -912,6 +912,12 @@ fn a_player_whose_build_changes_during_a_match_stops_it() {
     assert_eq!(results(&dir.path().join("out/results.jsonl")).len(), 1);
 }
 
+/// The first LLR `text` gives (`LLR 2.95 ...`), as written.
+fn llr(text: &str) -> String {
+    let at = text.find("LLR ").expect("an LLR") + 4;
+    text[at..].split(' ').next().unwrap().to_string()
+}
+
 #[test]
 fn stats_and_the_report_follow_the_sprt_the_match_ran() {
     let dir = TempDir::new().unwrap();
@@ -924,10 +930,6 @@ fn stats_and_the_report_follow_the_sprt_the_match_ran() {
         .lines()
         .find(|l| l.starts_with("SPRT: elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized Elo)"))
         .unwrap_or_else(|| panic!("{}", stats.stdout));
-    let llr = |text: &str| {
-        let at = text.find("LLR ").unwrap() + 4;
-        text[at..].split(' ').next().unwrap().to_string()
-    };
     let recorded_llr = llr(sprt_line);
     let report = |extra: &[&str]| {
         let page = dir.path().join("report.html");
@@ -1056,7 +1058,7 @@ fn shards_merge_into_the_verdict_of_the_whole_match() {
 }
 
 #[test]
-fn sprt_stops_a_decided_match() {
+fn sprt_stops_a_decided_match_and_its_report_shows_the_bounds_and_llr_it_stopped_at() {
     let dir = TempDir::new().unwrap();
     let loser = fake_ai(dir.path(), "loser.sh", "echo loser", 0, "echo nonsense");
     let file = dir.path().join("out/results.jsonl");
@@ -1080,6 +1082,18 @@ fn sprt_stops_a_decided_match() {
     assert!(played < 200, "{played} games");
     assert!(run.stdout.contains("H1 accepted"), "{}", run.stdout);
     assert!(run.stdout.contains("normalized Elo"), "{}", run.stdout);
+
+    // Its report shows the SPRT that stopped it (not the report's default, elo1=20), with
+    // the LLR it stopped at.
+    let page = dir.path().join("report.html");
+    report_saying(&file, &page, &format!("({played} games;"));
+    let sprt = format!(
+        "elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized Elo; as the match ran it): LLR {} in \
+         (-2.94, 2.94), H1 accepted",
+        llr(&run.stdout)
+    );
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(html.contains(&sprt), "{sprt}\n{html}");
 }
 
 #[test]
