@@ -121,6 +121,7 @@ fn the_replay_page_draws_the_recorded_game() {
         for player in 0..2 {
             let clock = element_text(&dom, &format!("clock{player}"));
             assert_eq!(clock, clock_after(turns, turn, player), "turn {turn}");
+            assert_gauge_shown(&dom, player, &states[player]["gauge"]);
         }
     }
     let dom = dump_dom(dir.path(), &page, last);
@@ -821,6 +822,19 @@ fn element_text(dom: &str, id: &str) -> String {
     let open = text.find('>').unwrap() + 1;
     let close = text[open..].find('<').unwrap();
     text[open..open + close].trim().to_string()
+}
+
+/// Asserts that the page shows p{player}'s skill gauge as `gauge`, in figures and as a bar
+/// labelled "skill gauge".
+fn assert_gauge_shown(dom: &str, player: usize, gauge: &Value) {
+    assert_eq!(
+        element_text(dom, &format!("gauge{player}")),
+        gauge.to_string()
+    );
+    let bar = format!("gaugeBar{player}");
+    assert_eq!(attribute(dom, &bar, "aria-valuenow"), gauge.to_string());
+    let labelled = format!("<span>skill gauge</span><div class=\"gauge\" id=\"{bar}\"");
+    assert!(dom.contains(&labelled), "no label before {bar}");
 }
 
 /// p{player}'s game clock after `turn`, as the page shows it: 180 s less the recorded
