@@ -720,8 +720,11 @@ fn every_game_of_a_20_game_match_rebuilds_from_its_results_line_as_its_full_repl
     let bytes = fs::metadata(thinking.join("out/results.jsonl"))
         .unwrap()
         .len() as usize;
+    let turns: u64 = lines.iter().map(|l| l["turn"].as_u64().unwrap()).sum();
     eprintln!(
-        "{games} games of `{quick_self}` against greedy: {:.1} KB a game in the results file",
+        "{games} games of `{quick_self}` against greedy ({:.0} turns on average): {:.1} KB a \
+         game in the results file",
+        turns as f64 / games as f64,
         bytes as f64 / games as f64 / 1024.0
     );
     assert!(
