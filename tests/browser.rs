@@ -116,12 +116,12 @@ fn the_replay_page_draws_the_recorded_game() {
             let expected = recorded_blocks(&state["field"]);
             let drawn = element_text(&dom, &format!("blocks{player}"));
             assert_eq!(drawn, expected.to_string(), "turn {turn}, player {player}");
+            assert_gauge_shown(&dom, player, &state["gauge"]);
         }
         assert_eq!(element_text(&dom, "result"), "", "turn {turn}");
         for player in 0..2 {
             let clock = element_text(&dom, &format!("clock{player}"));
             assert_eq!(clock, clock_after(turns, turn, player), "turn {turn}");
-            assert_gauge_shown(&dom, player, &states[player]["gauge"]);
         }
     }
     let dom = dump_dom(dir.path(), &page, last);
