@@ -2239,6 +2239,55 @@ fn a_tournament_resumes_without_playing_a_game_twice() {
 }
 
 #[test]
+fn a_tournament_played_in_shards_sums_up_as_the_whole_tournament() {
+    let whole = TempDir::new().unwrap();
+    let played = tournament(whole.path(), &TRIO, "2", &[]);
+    let shards: Vec<TempDir> = (0..2).map(|_| TempDir::new().unwrap()).collect();
+    let mut files = Vec::new();
+    for (k, shard) in shards.iter().enumerate() {
+        tournament(
+            shard.path(),
+            &TRIO,
+            "2",
+            &["--shard", &format!("{}/2", k + 1)],
+        );
+        files.push(shard.path().join("results.jsonl").display().to_string());
+    }
+    let games: Vec<(String, String, u64)> = files
+        .iter()
+        .flat_map(|file| results(Path::new(file)))
+        .map(|line| pairing_game(&line))
+        .collect();
+    let whole_games: BTreeSet<(String, String, u64)> = results(&whole.path().join("results.jsonl"))
+        .iter()
+        .map(pairing_game)
+        .collect();
+    assert_eq!(games.len(), 6, "{games:?}");
+    assert_eq!(games.into_iter().collect::<BTreeSet<_>>(), whole_games);
+
+    // The shards' files sum up as the whole tournament's standings: the same ranking (but
+    // for the thinking time, measured anew) and cross table.
+    let merged = run(&["arena", "stats", &files[0], &files[1]]);
+    merged.assert_ok();
+    let ranking = |text: &str| -> Vec<Vec<String>> {
+        let mut rows = ranking_rows(text);
+        for row in &mut rows {
+            row.pop();
+        }
+        rows
+    };
+    assert_eq!(ranking(&merged.stdout), ranking(&played.stdout));
+    assert_eq!(cross_table(&merged.stdout), cross_table(&played.stdout));
+    assert!(
+        merged
+            .stdout
+            .starts_with("Round robin: 3 engines, 6 games\n"),
+        "{}",
+        merged.stdout
+    );
+}
+
+#[test]
 fn a_gauntlet_plays_the_first_engine_against_each_other() {
     let dir = TempDir::new().unwrap();
     let engines = [
