@@ -695,12 +695,19 @@ fn assert_every_game_rebuilds_as_its_replay(dir: &Path) -> Vec<Value> {
     lines
 }
 
+/// The most a game may take in a results file, on average: every game of every match is
+/// kept.
+const MAX_BYTES_PER_GAME: usize = 16 * 1024;
+
 #[test]
-fn every_game_rebuilds_from_its_results_line_as_its_full_replay() {
+fn every_game_of_a_20_game_match_rebuilds_from_its_results_line_as_its_full_replay() {
     let dirs: Vec<TempDir> = (0..3).map(|_| TempDir::new().unwrap()).collect();
     let thinking = dirs[0].path();
-    let quick_self = format!("self --turn-ms {MIN_TURN_MS} --threads 1");
-    match_between(thinking, [&quick_self, "random --seed 5"], "2", "none", &[]);
+    // ysai as it plays, its `-tm` line every turn, on node budgets instead of its clock and
+    // without its timed searches: it builds and fires chains, a game in a second or so.
+    let quick_self = "self --threads 1 --turn-ms 2000 --beam-nodes 20000 --guard-ms 0 \
+                      --refine-ms 0";
+    match_between(thinking, [quick_self, "greedy"], "20", "none", &["-j", "2"]);
     // A command that is no move (the turn shows none) and a crash (an answer never timed).
     let nonsense = faulty(dirs[1].path(), "echo nonsense");
     match_between(dirs[1].path(), [&nonsense, "greedy"], "1", FAST_TC, &[]);
@@ -708,6 +715,22 @@ fn every_game_rebuilds_from_its_results_line_as_its_full_replay() {
     match_between(dirs[2].path(), [&crash, "greedy"], "1", FAST_TC, &[]);
 
     let lines = assert_every_game_rebuilds_as_its_replay(thinking);
+    let games = lines.len();
+    assert_eq!(games, 20);
+    let bytes = fs::metadata(thinking.join("out/results.jsonl"))
+        .unwrap()
+        .len() as usize;
+    let turns: u64 = lines.iter().map(|l| l["turn"].as_u64().unwrap()).sum();
+    eprintln!(
+        "{games} games of `{quick_self}` against greedy ({:.0} turns on average): {:.1} KB a \
+         game in the results file",
+        turns as f64 / games as f64,
+        bytes as f64 / games as f64 / 1024.0
+    );
+    assert!(
+        bytes <= games * MAX_BYTES_PER_GAME,
+        "{bytes} bytes for {games} games"
+    );
     for line in &lines {
         let record = &line["record"];
         let turns = record["think_us"][1].as_array().unwrap().len();
@@ -719,11 +742,11 @@ fn every_game_rebuilds_from_its_results_line_as_its_full_replay() {
         );
         assert!(
             record["turn_lines"][1].is_null(),
-            "random writes no turn lines"
+            "greedy writes no turn lines"
         );
         let run = &line["run"];
         assert_eq!(run["tc"], "none");
-        assert_eq!(run["commands"][0], quick_self.as_str());
+        assert_eq!(run["commands"][0], quick_self);
         let started = run["started"].as_str().unwrap();
         assert!(started.len() == 20 && started.ends_with('Z'), "{started}");
         assert!(!run["cpu"].as_str().unwrap().is_empty());
@@ -892,6 +915,12 @@ fn a_player_whose_build_changes_during_a_match_stops_it() {
     assert_eq!(results(&dir.path().join("out/results.jsonl")).len(), 1);
 }
 
+/// The first LLR `text` gives (`LLR 2.95 ...`), as written.
+fn llr(text: &str) -> String {
+    let at = text.find("LLR ").expect("an LLR") + 4;
+    text[at..].split(' ').next().unwrap().to_string()
+}
+
 #[test]
 fn stats_and_the_report_follow_the_sprt_the_match_ran() {
     let dir = TempDir::new().unwrap();
@@ -904,10 +933,6 @@ fn stats_and_the_report_follow_the_sprt_the_match_ran() {
         .lines()
         .find(|l| l.starts_with("SPRT: elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized Elo)"))
         .unwrap_or_else(|| panic!("{}", stats.stdout));
-    let llr = |text: &str| {
-        let at = text.find("LLR ").unwrap() + 4;
-        text[at..].split(' ').next().unwrap().to_string()
-    };
     let recorded_llr = llr(sprt_line);
     let report = |extra: &[&str]| {
         let page = dir.path().join("report.html");
@@ -1036,7 +1061,7 @@ fn shards_merge_into_the_verdict_of_the_whole_match() {
 }
 
 #[test]
-fn sprt_stops_a_decided_match() {
+fn sprt_stops_a_decided_match_and_its_report_shows_the_bounds_and_llr_it_stopped_at() {
     let dir = TempDir::new().unwrap();
     let loser = fake_ai(dir.path(), "loser.sh", "echo loser", 0, "echo nonsense");
     let file = dir.path().join("out/results.jsonl");
@@ -1060,6 +1085,18 @@ fn sprt_stops_a_decided_match() {
     assert!(played < 200, "{played} games");
     assert!(run.stdout.contains("H1 accepted"), "{}", run.stdout);
     assert!(run.stdout.contains("normalized Elo"), "{}", run.stdout);
+
+    // Its report shows the SPRT that stopped it (not the report's default, elo1=20), with
+    // the LLR it stopped at.
+    let page = dir.path().join("report.html");
+    report_saying(&file, &page, &format!("({played} games;"));
+    let sprt = format!(
+        "elo0=0 elo1=10 alpha=0.05 beta=0.05 (normalized Elo; as the match ran it): LLR {} in \
+         (-2.94, 2.94), H1 accepted",
+        llr(&run.stdout)
+    );
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(html.contains(&sprt), "{sprt}\n{html}");
 }
 
 #[test]
@@ -1214,7 +1251,7 @@ fn ctrl_c_stops_the_match_and_kills_every_ai() {
     let hang = format!("sleep 60 & echo $! > '{}'; wait", pid_file.display());
     let p0 = fake_ai(dir.path(), "hang.sh", "echo hang", 1, &hang);
     let file = dir.path().join("out/results.jsonl");
-    let arena = ysai(&[
+    let args = [
         "arena",
         "--p0",
         &p0,
@@ -1226,22 +1263,9 @@ fn ctrl_c_stops_the_match_and_kills_every_ai() {
         "none",
         "--results",
         file.to_str().unwrap(),
-    ])
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
-    let start = Instant::now();
-    while !pid_file.exists() && start.elapsed() < Duration::from_secs(20) {
-        thread::sleep(Duration::from_millis(20));
-    }
+    ];
+    let run = interrupted_once(&args, || pid_file.exists());
     let pid = fs::read_to_string(&pid_file).unwrap();
-    // SAFETY: sends SIGINT to the arena child this test started.
-    unsafe {
-        libc::kill(arena.id() as i32, libc::SIGINT);
-    }
-    let output = arena.wait_with_output().unwrap();
-    let run: Run = output.into();
     assert_eq!(run.code, Some(130), "{}", run.stderr);
     assert!(run.stderr.contains("resume"), "{}", run.stderr);
     assert_gone(pid.trim());
@@ -1249,6 +1273,28 @@ fn ctrl_c_stops_the_match_and_kills_every_ai() {
         results(&file).is_empty(),
         "no result for an interrupted game"
     );
+}
+
+/// Starts `ysai args` and stops it with Ctrl-C (SIGINT) as soon as `ready` holds (or after
+/// a minute), as a user stops a match; returns how it ended.
+fn interrupted_once(args: &[&str], ready: impl Fn() -> bool) -> Run {
+    let _sharing = sharing_the_cores();
+    let arena = ysai(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !ready() && start.elapsed() < Duration::from_secs(60) {
+        thread::sleep(Duration::from_millis(5));
+    }
+    // SAFETY: sends SIGINT to the arena child this test started.
+    unsafe {
+        libc::kill(arena.id() as i32, libc::SIGINT);
+    }
+    let run: Run = arena.wait_with_output().unwrap().into();
+    run.assert_no_panic();
+    run
 }
 
 #[cfg(target_os = "linux")]
@@ -1701,10 +1747,16 @@ const TRIO: [(&str, &str); 3] = [
     ("greedy", "greedy"),
 ];
 
-/// A tournament of `engines` (name, command) with `games` games per pairing and no clock,
-/// its results in `dir/results.jsonl` and its replays in `dir/replays`.
-fn try_tournament(dir: &Path, engines: &[(&str, &str)], games: &str, extra: &[&str]) -> Run {
-    let mut args: Vec<String> = ["arena", "--games", games, "--tc", "none"]
+/// The arguments of a tournament of `engines` (name, command) with `games` games per pairing
+/// at time control `tc`, its results in `dir/results.jsonl` and its replays in `dir/replays`.
+fn tournament_args(
+    dir: &Path,
+    engines: &[(&str, &str)],
+    games: &str,
+    tc: &str,
+    extra: &[&str],
+) -> Vec<String> {
+    let mut args: Vec<String> = ["arena", "--games", games, "--tc", tc]
         .map(String::from)
         .into();
     for (name, command) in engines {
@@ -1718,11 +1770,38 @@ fn try_tournament(dir: &Path, engines: &[(&str, &str)], games: &str, extra: &[&s
         args.extend([flag.to_string(), dir.join(path).display().to_string()]);
     }
     args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
+/// A tournament of `engines` with no clock (see [`tournament_args`]).
+fn try_tournament(dir: &Path, engines: &[(&str, &str)], games: &str, extra: &[&str]) -> Run {
+    try_tournament_at(dir, engines, games, "none", extra)
+}
+
+/// A tournament of `engines` at time control `tc` (see [`tournament_args`]).
+fn try_tournament_at(
+    dir: &Path,
+    engines: &[(&str, &str)],
+    games: &str,
+    tc: &str,
+    extra: &[&str],
+) -> Run {
+    let args = tournament_args(dir, engines, games, tc, extra);
     run(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 fn tournament(dir: &Path, engines: &[(&str, &str)], games: &str, extra: &[&str]) -> Run {
-    let played = try_tournament(dir, engines, games, extra);
+    tournament_at(dir, engines, games, "none", extra)
+}
+
+fn tournament_at(
+    dir: &Path,
+    engines: &[(&str, &str)],
+    games: &str,
+    tc: &str,
+    extra: &[&str],
+) -> Run {
+    let played = try_tournament_at(dir, engines, games, tc, extra);
     played.assert_ok();
     played
 }
@@ -1768,16 +1847,57 @@ fn score_between(lines: &[Value], a: &str, b: &str) -> (f64, u64) {
 fn cross_table(text: &str) -> BTreeMap<(String, String), String> {
     let mut lines = text.lines().skip_while(|l| !l.starts_with("Cross table"));
     lines.next().expect("a cross table");
-    let columns: Vec<&str> = lines.next().unwrap().split_whitespace().collect();
+    let columns: Vec<String> = lines
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    let rows: Vec<Vec<String>> = lines
+        .map(|row| row.split_whitespace().map(String::from).collect())
+        .collect();
+    cells_by_pair(&columns, &rows)
+}
+
+/// The cross table of a report page, as [`cross_table`] reads it from text.
+fn cross_table_of_page(html: &str) -> BTreeMap<(String, String), String> {
+    let rows = page_table(html, "cross");
+    // The header's first cell, above the rows' engines, is empty.
+    cells_by_pair(&rows[0][1..], &rows[1..])
+}
+
+/// Each (row, column) engine pair's cell of a cross table's `rows`, each its engine first.
+fn cells_by_pair(columns: &[String], rows: &[Vec<String>]) -> BTreeMap<(String, String), String> {
     let mut table = BTreeMap::new();
-    for row in lines {
-        let cells: Vec<&str> = row.split_whitespace().collect();
-        assert_eq!(cells.len(), columns.len() + 1, "{row}");
+    for cells in rows {
+        assert_eq!(cells.len(), columns.len() + 1, "{cells:?}");
         for (column, cell) in columns.iter().zip(&cells[1..]) {
-            table.insert((cells[0].to_string(), column.to_string()), cell.to_string());
+            table.insert((cells[0].clone(), column.clone()), cell.clone());
         }
     }
     table
+}
+
+/// The rows of cells, its header first, of the table `id` of a report page.
+fn page_table(html: &str, id: &str) -> Vec<Vec<String>> {
+    let start = html
+        .find(&format!("<table id=\"{id}\">"))
+        .unwrap_or_else(|| panic!("no table {id}"));
+    let end = start + html[start..].find("</table>").unwrap();
+    html[start..end]
+        .split("<tr>")
+        .skip(1)
+        .map(|row| {
+            // `<th>Rank</th><th class="left">Engine</th>...`: each cell's text follows its tag.
+            row.split("<t")
+                .skip(1)
+                .map(|cell| {
+                    let text = &cell[cell.find('>').unwrap() + 1..];
+                    text[..text.find("</").unwrap()].to_string()
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Asserts that the cross table and the ranking of standings `text` count the games of
@@ -1802,14 +1922,65 @@ fn assert_standings_count(text: &str, lines: &[Value], engines: &[&str]) {
             points += scored;
             games += met;
         }
-        let row = text
-            .lines()
-            .map(|l| l.split_whitespace().collect::<Vec<_>>())
-            .find(|cells| cells.len() > 6 && cells[1] == *a && cells[0].parse::<u32>().is_ok())
-            .unwrap_or_else(|| panic!("no ranking row for {a}:\n{text}"));
+        let row = ranking_row(text, a);
         assert_eq!(row[4], games.to_string(), "{text}");
         assert_eq!(row[5], points_text(points), "{text}");
     }
+}
+
+/// The ranking of standings `text` as rows of cells, its header first: rank, engine, Elo,
+/// its interval, games, points, score, thinking time per game (columns are two spaces apart
+/// at least; a cell such as `12.8 ms` has one).
+fn ranking_rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .skip_while(|l| !l.starts_with("Rank "))
+        .take_while(|l| !l.starts_with("Elo: "))
+        .map(|l| {
+            l.split("  ")
+                .map(str::trim)
+                .filter(|cell| !cell.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .collect()
+}
+
+/// The row of `engine` in the ranking of standings `text`.
+fn ranking_row(text: &str, engine: &str) -> Vec<String> {
+    ranking_rows(text)
+        .into_iter()
+        .skip(1)
+        .find(|cells| cells[1] == engine)
+        .unwrap_or_else(|| panic!("no ranking row for {engine}:\n{text}"))
+}
+
+/// Asserts that the ranking of standings `text` gives each engine an Elo: `reference` 0 by
+/// definition, each other a number with its interval or, with no finite estimate, +inf or
+/// -inf without one; the engines ranked from the highest Elo down.
+fn assert_elo_per_engine(text: &str, engines: &[&str], reference: &str) {
+    let rows = ranking_rows(text);
+    assert_eq!(rows.len(), engines.len() + 1, "{text}");
+    let mut ranked = Vec::new();
+    for engine in engines {
+        let row = ranking_row(text, engine);
+        let elo: f64 = row[2]
+            .parse()
+            .unwrap_or_else(|_| panic!("Elo of {engine}:\n{text}"));
+        if *engine == reference {
+            assert_eq!(row[2..4], ["0.0", "ref"], "{text}");
+        } else if elo.is_finite() {
+            let interval = row[3].parse::<f64>();
+            assert!(interval.is_ok_and(|e| e > 0.0), "{engine}:\n{text}");
+        } else {
+            assert_eq!(row[3], "-", "{engine}:\n{text}");
+        }
+        ranked.push((row[0].parse::<usize>().unwrap(), elo));
+    }
+    ranked.sort_by_key(|&(rank, _)| rank);
+    assert!(
+        ranked.windows(2).all(|pair| pair[0].1 >= pair[1].1),
+        "ranked by Elo:\n{text}"
+    );
 }
 
 #[test]
@@ -1913,6 +2084,85 @@ fn a_round_robin_plays_every_pairing_as_a_match_of_the_two_would() {
     assert_eq!(page_links(&pages, 1), last);
 }
 
+/// The field a contestant ranks a build in: ysai, its rush sparring partner and greedy,
+/// ysai's players thinking on one thread for the shortest turn they accept (a game takes a
+/// tenth of a second or so).
+fn quick_field() -> [(&'static str, String); 3] {
+    let quick = format!("--turn-ms {MIN_TURN_MS} --threads 1");
+    [
+        ("ysai", format!("self {quick}")),
+        ("rush", format!("self --ai rush {quick}")),
+        ("greedy", "greedy".to_string()),
+    ]
+}
+
+/// How many whole lines `file` holds (none if it does not exist yet).
+fn finished_lines(file: &Path) -> usize {
+    fs::read(file).map_or(0, |bytes| bytes.iter().filter(|&&b| b == b'\n').count())
+}
+
+#[test]
+fn a_round_robin_of_ysai_rush_and_greedy_at_a_short_time_control_resumes_after_ctrl_c() {
+    let dir = TempDir::new().unwrap();
+    let field = quick_field();
+    let engines: Vec<(&str, &str)> = field.iter().map(|(n, c)| (*n, c.as_str())).collect();
+    let names: Vec<&str> = engines.iter().map(|(name, _)| *name).collect();
+    let file = dir.path().join("results.jsonl");
+    let one_at_a_time = ["-j", "1"];
+
+    // Stopped by Ctrl-C as soon as its first game is written.
+    let args = tournament_args(dir.path(), &engines, "2", FAST_TC, &one_at_a_time);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let stopped = interrupted_once(&args, || finished_lines(&file) > 0);
+    assert_eq!(stopped.code, Some(130), "{}", stopped.stderr);
+    let kept = results(&file);
+    assert!((1..6).contains(&kept.len()), "{} games kept", kept.len());
+
+    // The same command plays the other games, and only them.
+    let resumed = tournament_at(dir.path(), &engines, "2", FAST_TC, &one_at_a_time);
+    let told = format!(
+        "{} game(s) already in the results file, {} to play",
+        kept.len(),
+        6 - kept.len()
+    );
+    assert!(resumed.stderr.contains(&told), "{}", resumed.stderr);
+    let lines = results(&file);
+    assert_eq!(lines[..kept.len()], kept[..]);
+    let games: BTreeSet<(String, String, u64)> = lines.iter().map(pairing_game).collect();
+    let pairings = [("ysai", "rush"), ("ysai", "greedy"), ("rush", "greedy")];
+    let expected: BTreeSet<(String, String, u64)> = pairings
+        .iter()
+        .flat_map(|(a, b)| (0..2).map(|game| (a.to_string(), b.to_string(), game)))
+        .collect();
+    assert_eq!((lines.len(), games), (6, expected));
+    for line in &lines {
+        assert_eq!(line["run"]["tc"], FAST_TC, "{line}");
+    }
+
+    // It ends with the standings of every game, before Ctrl-C and after: the cross table and
+    // an Elo per engine, relative to the first.
+    assert!(
+        resumed
+            .stdout
+            .starts_with("Round robin: 3 engines, 6 games\n"),
+        "{}",
+        resumed.stdout
+    );
+    assert_standings_count(&resumed.stdout, &lines, &names);
+    assert_elo_per_engine(&resumed.stdout, &names, "ysai");
+
+    // The report draws the same ranking and cross table, and a page per game.
+    let page = dir.path().join("report.html");
+    report_saying(&file, &page, "(6 games; 6 replay pages in ");
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<h1>Round robin: ysai, rush, greedy</h1>"),
+        "{html}"
+    );
+    assert_eq!(page_table(&html, "ranking"), ranking_rows(&resumed.stdout));
+    assert_eq!(cross_table_of_page(&html), cross_table(&resumed.stdout));
+}
+
 #[test]
 fn a_tournament_resumes_without_playing_a_game_twice() {
     let dir = TempDir::new().unwrap();
@@ -1986,6 +2236,55 @@ fn a_tournament_resumes_without_playing_a_game_twice() {
     let other = try_tournament(dir.path(), &renamed, "3", &[]);
     assert_eq!(other.code, Some(1));
     assert!(other.stderr.contains("another match"), "{}", other.stderr);
+}
+
+#[test]
+fn a_tournament_played_in_shards_sums_up_as_the_whole_tournament() {
+    let whole = TempDir::new().unwrap();
+    let played = tournament(whole.path(), &TRIO, "2", &[]);
+    let shards: Vec<TempDir> = (0..2).map(|_| TempDir::new().unwrap()).collect();
+    let mut files = Vec::new();
+    for (k, shard) in shards.iter().enumerate() {
+        tournament(
+            shard.path(),
+            &TRIO,
+            "2",
+            &["--shard", &format!("{}/2", k + 1)],
+        );
+        files.push(shard.path().join("results.jsonl").display().to_string());
+    }
+    let games: Vec<(String, String, u64)> = files
+        .iter()
+        .flat_map(|file| results(Path::new(file)))
+        .map(|line| pairing_game(&line))
+        .collect();
+    let whole_games: BTreeSet<(String, String, u64)> = results(&whole.path().join("results.jsonl"))
+        .iter()
+        .map(pairing_game)
+        .collect();
+    assert_eq!(games.len(), 6, "{games:?}");
+    assert_eq!(games.into_iter().collect::<BTreeSet<_>>(), whole_games);
+
+    // The shards' files sum up as the whole tournament's standings: the same ranking (but
+    // for the thinking time, measured anew) and cross table.
+    let merged = run(&["arena", "stats", &files[0], &files[1]]);
+    merged.assert_ok();
+    let ranking = |text: &str| -> Vec<Vec<String>> {
+        let mut rows = ranking_rows(text);
+        for row in &mut rows {
+            row.pop();
+        }
+        rows
+    };
+    assert_eq!(ranking(&merged.stdout), ranking(&played.stdout));
+    assert_eq!(cross_table(&merged.stdout), cross_table(&played.stdout));
+    assert!(
+        merged
+            .stdout
+            .starts_with("Round robin: 3 engines, 6 games\n"),
+        "{}",
+        merged.stdout
+    );
 }
 
 #[test]

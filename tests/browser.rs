@@ -116,11 +116,15 @@ fn the_replay_page_draws_the_recorded_game() {
             let expected = recorded_blocks(&state["field"]);
             let drawn = element_text(&dom, &format!("blocks{player}"));
             assert_eq!(drawn, expected.to_string(), "turn {turn}, player {player}");
+            assert_gauge_shown(&dom, player, &state["gauge"]);
         }
         assert_eq!(element_text(&dom, "result"), "", "turn {turn}");
         for player in 0..2 {
             let clock = element_text(&dom, &format!("clock{player}"));
             assert_eq!(clock, clock_after(turns, turn, player), "turn {turn}");
+            let charted: f64 = chart_values(&dom, "clock")[player].parse().unwrap();
+            let seconds: f64 = clock.trim_end_matches(" s").parse().unwrap();
+            assert_eq!(charted, seconds, "the clock chart at turn {turn}");
         }
     }
     let dom = dump_dom(dir.path(), &page, last);
@@ -151,6 +155,9 @@ fn the_charts_move_the_replay_to_the_turn_clicked_and_the_ai_shows_its_thoughts(
 
     let mut browser = DevTools::open(dir.path(), &page_url(&page, 0), VIEWER_READY);
     assert_eq!(browser.text("#turn"), format!("0 / {last}"));
+    // A game without a time control has no clock to chart.
+    let clock_chart = browser.evaluate("document.getElementById('chart-clock') !== null");
+    assert_eq!(clock_chart, Value::Bool(false));
     let score = browser.chart("chart-score");
     for turn in [last * 3 / 4, 1, last] {
         browser.click(score.at(turn, last));
@@ -821,6 +828,33 @@ fn element_text(dom: &str, id: &str) -> String {
     let open = text.find('>').unwrap() + 1;
     let close = text[open..].find('<').unwrap();
     text[open..open + close].trim().to_string()
+}
+
+/// The values the chart `id` of a replay page gives both players at the turn shown, read from
+/// its label (`score  p0 120 · p1 85`).
+fn chart_values(dom: &str, id: &str) -> [String; 2] {
+    let canvas = dom
+        .find(&format!("id=\"chart-{id}\""))
+        .unwrap_or_else(|| panic!("no chart {id} in the page"));
+    let label = &dom[dom[..canvas].rfind("<div class=\"label\">").unwrap()..canvas];
+    [0, 1].map(|p| {
+        let marker = format!("<b class=\"p{p}\">p{p} ");
+        let at = label.find(&marker).unwrap() + marker.len();
+        label[at..at + label[at..].find('<').unwrap()].to_string()
+    })
+}
+
+/// Asserts that the page shows p{player}'s skill gauge as `gauge`, in figures and as a bar
+/// labelled "skill gauge".
+fn assert_gauge_shown(dom: &str, player: usize, gauge: &Value) {
+    assert_eq!(
+        element_text(dom, &format!("gauge{player}")),
+        gauge.to_string()
+    );
+    let bar = format!("gaugeBar{player}");
+    assert_eq!(attribute(dom, &bar, "aria-valuenow"), gauge.to_string());
+    let labelled = format!("<span>skill gauge</span><div class=\"gauge\" id=\"{bar}\"");
+    assert!(dom.contains(&labelled), "no label before {bar}");
 }
 
 /// p{player}'s game clock after `turn`, as the page shows it: 180 s less the recorded

@@ -1,5 +1,6 @@
 //! The README sends users to files of the repository: every one of them must be in it, so that
-//! a fresh clone is all a user needs to follow the README.
+//! a fresh clone is all a user needs to follow the README. Its first five minutes run as
+//! written, and it stays a user's document: at most 400 lines, one table of where ysai stands.
 //!
 //! What counts as a path the README names:
 //! - the target of every relative Markdown link, `[text](target)`, without its `#fragment`;
@@ -218,4 +219,28 @@ fn the_first_five_minutes_run_as_written() {
         .unwrap_or_else(|| panic!("the section opens no page after its commands: {after}"));
     let html = fs::read_to_string(dir.path().join(page)).unwrap();
     assert!(html.contains("<title>ysai replay</title>"), "{page}");
+}
+
+/// The most lines the README may have: it is a user's document, the rest is in `docs/`.
+const MAX_README_LINES: usize = 400;
+
+/// The README stays a user's document: short, with where ysai stands in one table (today's
+/// build against the field and its previous release; every other match in
+/// `docs/experiments.md`).
+#[test]
+fn the_readme_is_short_and_shows_where_ysai_stands_in_one_table() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(
+        lines <= MAX_README_LINES,
+        "README.md has {lines} lines, more than {MAX_README_LINES}"
+    );
+    let standing = section(&readme, "## Where it stands");
+    // A Markdown table has one line of `|---|` under its header.
+    let tables = standing
+        .lines()
+        .filter(|line| line.starts_with("|---"))
+        .count();
+    assert_eq!(tables, 1, "tables under `## Where it stands`:\n{standing}");
 }
