@@ -415,11 +415,7 @@ fn random_action<N: Neighbourhood>(
 }
 
 fn longest_chain_action<N: Neighbourhood>(state: &PlayerState, pack: &PreparedPack) -> Action {
-    let chains = |action: Action| {
-        let mut next = *state;
-        next.drop_pending_ojama();
-        next.act::<N>(pack, action).chains
-    };
+    let chains = |action: Action| state.play::<N>(pack, action).1.chains;
     *Action::drops()
         .iter()
         .max_by_key(|&&action| chains(action))

@@ -75,11 +75,8 @@ fn root<'a>(view: &Position<'a>) -> BeamRoot<'a> {
 /// My largest chain this turn among the drops that survive, and a drop that fires it.
 fn best_chain<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack) -> (u32, Action) {
     let mut best = (0, Action::drops()[0]);
-    let mut state = *me;
-    state.drop_pending_ojama();
     for &action in Action::drops() {
-        let mut after = state;
-        let result = after.act::<N>(pack, action);
+        let (_, result) = me.play::<N>(pack, action);
         if !result.dead && result.chains > best.0 {
             best = (result.chains, action);
         }

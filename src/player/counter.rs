@@ -126,13 +126,10 @@ fn build_line(result: &BeamResult) -> Vec<Action> {
 
 /// My longest chain this turn among the moves that survive it, and a move that fires it.
 fn best_chain<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack) -> Option<(u32, Action)> {
-    let mut state = *me;
-    state.drop_pending_ojama();
     me.legal_actions()
         .filter_map(|action| {
-            let mut after = state;
-            let result = after.act::<N>(pack, action);
-            (!result.dead && result.chains > 0).then_some((result.chains, action))
+            let (_, result) = me.try_play::<N>(pack, action)?;
+            (result.chains > 0).then_some((result.chains, action))
         })
         .max_by_key(|&(chains, action)| (chains, std::cmp::Reverse(action.index())))
 }

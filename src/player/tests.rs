@@ -198,8 +198,8 @@ fn solo_game(
             time_left_ms: 180_000,
         });
         assert!(me.is_legal(action));
-        me.drop_pending_ojama();
-        let result = me.act::<Shift>(&packs[turn], action);
+        let result;
+        (me, result) = me.play::<Shift>(&packs[turn], action);
         assert!(!result.dead, "turn {turn}: {action} loses");
         played.push((action, me, result.chains));
     }

@@ -138,12 +138,9 @@ pub fn first_max_chain<N: Neighbourhood>(
     state: &PlayerState,
     pack: &PreparedPack,
 ) -> (u32, Option<Action>) {
-    let mut root = *state;
-    root.drop_pending_ojama();
     let mut best: Option<(i64, u32, Action)> = None;
     for &action in Action::drops() {
-        let mut after = root;
-        let result = after.act::<N>(pack, action);
+        let (after, result) = state.play::<N>(pack, action);
         if result.dead {
             continue;
         }
@@ -737,11 +734,9 @@ fn survival<N: Neighbourhood>(
     let Some(pack) = packs.first() else {
         return 0;
     };
-    let mut next = *state;
-    next.drop_pending_ojama();
-    if next.act::<N>(pack, action).dead {
+    let Some((next, _)) = state.try_play::<N>(pack, action) else {
         return 0;
-    }
+    };
     if plies == 0 {
         return 1;
     }

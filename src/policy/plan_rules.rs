@@ -421,8 +421,7 @@ mod tests {
         let (before, last) = chain.path.split_at(chain.path.len() - moves);
         let mut me = PlayerState::default();
         for (pack, &action) in packs.iter().zip(before) {
-            me.drop_pending_ojama();
-            me.act::<Shift>(pack, action);
+            me = me.play::<Shift>(pack, action).0;
         }
         let plan = Plan {
             moves: last.to_vec(),
