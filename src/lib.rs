@@ -15,7 +15,6 @@ pub mod package;
 pub mod params;
 pub mod play;
 pub mod player;
-pub mod policy;
 pub mod protocol;
 pub mod render;
 pub mod rng;

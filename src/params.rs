@@ -27,10 +27,10 @@ use clap::ArgAction;
 use serde::{Serialize, Serializer};
 
 use crate::flag_values::{at_least, choice, number, whole, within};
+use crate::player::plan_rules::{self, RulesConfig};
 use crate::player::rush::RUSH_OPENING;
+use crate::player::ysai::REFINE_DEPTH;
 use crate::player::CounterConfig;
-use crate::policy::plan_rules::{self, RulesConfig};
-use crate::policy::REFINE_DEPTH;
 use crate::search::beam::{BeamConfig, BeamEval, Target, TURN_BEAM_TARGET};
 pub use crate::search::beam::{BeamEvalKind, HeightCutoff};
 use crate::search::chokudai::ChokudaiConfig;

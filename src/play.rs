@@ -6,10 +6,10 @@ use crate::params::{
     PlayerKind, RuleFlags, RushFlags, SearchFlags, TurnBeamFlags, TurnBeamLimitFlags, TurnFlags,
     TurnLogFlags, COMPATIBILITY_FLAGS,
 };
+use crate::player::Ysai;
 use crate::player::{
     BeamPlayer, CounterPlayer, Greedy, OriginalPlayer, Player, RandomPlayer, RushPlayer,
 };
-use crate::policy::Ysai;
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
 use crate::sim::{
     Action, Field, FieldError, Neighbourhood, PlayerState, Position, PreparedPack, PACKS_PER_GAME,

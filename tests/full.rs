@@ -9,7 +9,7 @@ use ysai::params::{
     ClockFlags, DetailFlags, HelperBeamFlags, OpeningBeamFlags, Params, SearchFlags,
     TurnBeamLimitFlags,
 };
-use ysai::policy::original::{Decider, Reason};
+use ysai::player::original::{Decider, Reason};
 use ysai::search::plan::TrackedPlan;
 use ysai::sim::{Action, PlayerState, Shift};
 

@@ -4,11 +4,11 @@
 mod beam;
 mod counter;
 pub mod greedy;
-mod original;
+pub mod original;
+pub mod plan_rules;
 mod random;
-mod report;
 pub mod rush;
-mod ysai;
+pub mod ysai;
 
 pub use beam::BeamPlayer;
 pub use counter::{CounterConfig, CounterPlayer};
@@ -16,6 +16,7 @@ pub use greedy::Greedy;
 pub use original::OriginalPlayer;
 pub use random::RandomPlayer;
 pub use rush::RushPlayer;
+pub use ysai::Ysai;
 
 use crate::sim::{Action, Position};
 

@@ -9,10 +9,10 @@
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
+use super::plan_rules::{PlanRules, Planner, Search, Why};
+use super::ysai::{turn_line, TurnReport};
 use super::Player;
 use crate::params::Params;
-use crate::policy::plan_rules::{PlanRules, Planner, Search};
-use crate::policy::{turn_line, TurnReport, Why};
 use crate::search::chokudai::{search, ChokudaiConfig};
 use crate::search::fire::Fires;
 use crate::search::greedy::best_move;
@@ -180,9 +180,7 @@ mod tests {
     use super::*;
     use crate::arena::packs::prepared;
     use crate::params::{ClockFlags, RuleFlags, RushFlags};
-    use crate::policy::plan_rules::{RulesConfig, REPLAN};
-    use crate::policy::rules::SPIKE_EARLY;
-    use crate::policy::Plan;
+    use crate::player::plan_rules::{Plan, RulesConfig, REPLAN, SPIKE_EARLY};
     use crate::search::potential::erase_potential;
     use crate::sim::{Field, PreparedPack, Shift};
     use ysai_tables::chain_ojama as ojama_of;

@@ -4,7 +4,7 @@
 use crate::sim::{Action, Field, MoveResult, Neighbourhood, PlayerState, PreparedPack};
 
 /// A sequence of moves and how to tell that it is still on track: the field each move
-/// expects to find (ysai's own plan, `policy::Plan`, is checked by replaying it instead).
+/// expects to find (the plan rules' own plan, `player::plan_rules::Plan`, is checked by replaying it instead).
 pub struct TrackedPlan {
     first_turn: usize,
     moves: Vec<Action>,

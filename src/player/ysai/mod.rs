@@ -8,17 +8,14 @@
 //! opening window on, the two-sided full search weighs every move and overrules the plan on
 //! what it can prove: a forced win, or the plan's move dying (see [`Guard`]).
 //!
-//! `--style original` plays the 2019 program's own turn instead ([`original`]). The searches
+//! The rules around the plans are the core it shares with the rush partner
+//! ([`super::plan_rules`]); the plan searches are its own (the widening beam). `--style
+//! original` plays the 2019 program's own turn instead ([`super::original`]). The searches
 //! live in `search/` and never call back here.
 
 mod budget;
 mod exchange;
 mod guard;
-pub mod original;
-mod plan;
-pub mod plan_rules;
-mod planner;
-pub mod rules;
 
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
@@ -26,19 +23,18 @@ use std::time::{Duration, Instant};
 pub use budget::Budget;
 pub use exchange::Reading;
 pub use guard::{overrule, Guard, Overrule, Weighing};
-pub use plan::{next_move, Plan};
-pub use plan_rules::{PlanRules, Planner, RulesConfig, Search};
-pub use planner::{search_fires, BeamNote, PlanSearch};
 
+use super::plan_rules::{Plan, PlanRules, Planner, Search, Threats, Why};
+use super::Player;
 use crate::params::Params;
 use crate::search::beam::{BeamConfig, BeamEval, BeamRoot, HeightCutoff, Injection};
 use crate::search::fire::Fires;
 use crate::search::greedy::best_move;
+use crate::search::widen::{search_fires, BeamNote, PlanSearch};
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::Position;
 use crate::sim::{Action, Neighbourhood};
 use exchange::{Line, Source};
-use rules::Threats;
 
 /// A refining search's depth (its time is `--refine-ms`).
 pub const REFINE_DEPTH: usize = 10;
@@ -71,28 +67,6 @@ const OPTION_OJAMA: i64 = 33;
 const FIXED_WIDTHS: (usize, usize) = (24, 12);
 /// From this turn on the full search weighs every move (the original's trusted window).
 pub const GUARD_FROM_TURN: usize = 8;
-/// How this turn's move came about, for `-tm`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Why {
-    Plan,
-    Replan,
-    Counter,
-    HoldFire,
-    Outbuild,
-    /// A search from this turn's position found a better fire than the plan's.
-    Refine,
-    /// A rule would have traded the ready plan for a longer one; the plan was kept
-    /// ([`plan_rules::RulesConfig::keep_ready`]).
-    Ready,
-    /// No plan: the move that sends the most now.
-    Greedy,
-    /// The full search overruled the plan.
-    Lethal,
-    Survive,
-    /// The exchange reader chose the move.
-    Exchange,
-}
-
 /// What one turn did, for `-tm` (and tests).
 #[derive(Clone, Debug)]
 pub struct TurnReport {
@@ -559,6 +533,12 @@ pub fn turn_line(
         threats.latest()
     );
     line
+}
+
+impl<N: Neighbourhood> Player for Ysai<N> {
+    fn choose(&mut self, view: &Position<'_>) -> Action {
+        self.play(view)
+    }
 }
 
 #[cfg(test)]

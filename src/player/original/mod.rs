@@ -1,11 +1,15 @@
-//! `--style original`: the 2019 program's own turn ([`crate::policy::original`]), with `-tm`
+//! `--style original`: the 2019 program's own turn ([`Decider`]), with `-tm`
 //! reporting one line per turn on stderr and `-m` the detail below it.
 
-use super::report::{detail_block, turn_line};
+mod decider;
+mod report;
+
+pub use decider::{first_max_chain, Decider, Decision, Detail, Reason};
+
 use super::Player;
 use crate::params::Params;
-use crate::policy::original::Decider;
 use crate::sim::{Action, Neighbourhood, Position};
+use report::{detail_block, turn_line};
 
 pub struct OriginalPlayer<N: Neighbourhood> {
     decider: Decider<N>,

@@ -9,7 +9,6 @@ use std::time::{Duration, Instant};
 
 use ysai_tables::chain_ojama;
 
-use super::BeamNote;
 use crate::params::Params;
 use crate::search::beam::{
     search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
@@ -21,6 +20,7 @@ use crate::search::greedy::survives;
 use crate::search::plan::TrackedPlan;
 use crate::search::timeman::{at_turn_limit, search_depths, Clock, RESERVE_MS};
 use crate::search::tt::TranspositionTable;
+use crate::search::widen::BeamNote;
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
