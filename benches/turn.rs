@@ -43,7 +43,7 @@ fn turns(c: &mut Criterion) {
         let snapshot = Snapshot::load(name);
         group.bench_function(name, |b| {
             b.iter_batched(
-                || Decider::<Shift>::new(&params),
+                || Decider::<Shift>::new(&params.original_player()),
                 |mut decider| pool.install(|| decider.decide(&snapshot.position())),
                 BatchSize::PerIteration,
             )

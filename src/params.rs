@@ -27,17 +27,18 @@ use clap::ArgAction;
 use serde::{Serialize, Serializer};
 
 use crate::flag_values::{at_least, choice, number, whole, within};
+use crate::player::original::{HelperBeam, OriginalConfig};
 use crate::player::plan_rules::{self, RulesConfig};
-use crate::player::rush::RUSH_OPENING;
-use crate::player::ysai::REFINE_DEPTH;
-use crate::player::CounterConfig;
-use crate::search::beam::{BeamConfig, BeamEval, Target, TURN_BEAM_TARGET};
+use crate::player::rush::{RushConfig, RUSH_OPENING};
+use crate::player::ysai::{BeamPlans, YsaiConfig, REFINE_DEPTH};
+use crate::player::{BeamPlayerConfig, CounterConfig};
+use crate::search::beam::{BeamConfig, BeamEval, Target, TurnBeam, TURN_BEAM_TARGET};
 pub use crate::search::beam::{BeamEvalKind, HeightCutoff};
 use crate::search::chokudai::ChokudaiConfig;
 use crate::search::eval::{CounterVerdict, EvalContext, MAX_DEPTH};
-use crate::search::full::EnemyModel;
+use crate::search::full::{EnemyModel, FullSearchConfig};
 use crate::search::timeman::{MIN_TURN_MS, SAFETY_MARGIN_MS, SAFETY_SHARE};
-use crate::search::tt::{TranspositionTable, MAX_TABLE_MEGABYTES};
+use crate::search::tt::MAX_TABLE_MEGABYTES;
 pub use crate::sim::neighbours::NeighbourMode;
 
 /// The defaults shown in `--help` are the ones [`Params::default`] returns.
@@ -883,24 +884,103 @@ impl Params {
     }
 
     /// The per-turn beam (§9b): `-nbd -nbw -nbcw` over every column, aiming at a 10-chain
-    /// while `first_move_chain` (my best chain this turn) is at most `--nbtmax`.
-    pub fn turn_beam(&self, first_move_chain: u32) -> BeamConfig {
-        let aim =
-            i64::from(first_move_chain) <= i64::from(self.turn_beam_limits.next_beam_target_max);
+    /// while my best chain this turn is at most `--nbtmax`.
+    pub fn turn_beam(&self) -> TurnBeam {
         let beams = &self.turn_beams;
-        BeamConfig {
-            target: if aim {
-                self.target.target(Some(TURN_BEAM_TARGET))
-            } else {
-                None
+        TurnBeam {
+            beam: BeamConfig {
+                target: self.target.target(Some(TURN_BEAM_TARGET)),
+                eval: self.opening.beam_eval(),
+                node_budget: self.opening.node_budget(),
+                ..BeamConfig::new(
+                    beams.next_beam_depth,
+                    beams.next_beam_width,
+                    beams.next_beam_chain_width,
+                )
             },
-            eval: self.opening.beam_eval(),
-            node_budget: self.opening.node_budget(),
-            ..BeamConfig::new(
-                beams.next_beam_depth,
-                beams.next_beam_width,
-                beams.next_beam_chain_width,
-            )
+            aim_up_to: i64::from(self.turn_beam_limits.next_beam_target_max),
+        }
+    }
+
+    /// `--ai beam`: the first beam and the per-turn one with their times (`-ftl`, `-nftl`),
+    /// the chain it fires (`-bcm`), the turn limit.
+    pub fn beam_player(&self) -> BeamPlayerConfig {
+        BeamPlayerConfig {
+            first: self.first_beam(),
+            first_ms: self.opening.first_time_limit_ms,
+            turn: self.turn_beam(),
+            turn_ms: self.turn_beam_limits.next_beam_time_ms,
+            fire_chain: self.target_chain(),
+            turn_limit_ms: self.clock.turn_limit_ms,
+        }
+    }
+
+    /// `--style original`: the original's own turn, every flag it reads (§7).
+    pub fn original_player(&self) -> OriginalConfig {
+        let (helpers, answer, original) = (&self.helpers, &self.answer_beam, &self.original);
+        let helper = |depth, width, chain_width, ms| HelperBeam {
+            depth,
+            width,
+            chain_width,
+            ms,
+        };
+        OriginalConfig {
+            full: self.full_search(),
+            first_beam: self.first_beam(),
+            first_ms: self.opening.first_time_limit_ms,
+            target_chain: self.target_chain(),
+            turn_beam: self.turn_beam(),
+            turn_ms: self.turn_beam_limits.next_beam_time_ms,
+            enemy_beam: helper(
+                helpers.enemy_beam_depth,
+                answer.enemy_beam_width,
+                answer.enemy_beam_chain_width,
+                helpers.enemy_beam_time_ms,
+            ),
+            next_enemy_beam: helper(
+                self.turn_beams.next_beam_depth,
+                helpers.next_enemy_beam_width,
+                helpers.next_enemy_beam_chain_width,
+                helpers.next_enemy_beam_time_ms,
+            ),
+            dropped_beam: helper(
+                helpers.dropped_beam_depth,
+                helpers.dropped_beam_width,
+                helpers.dropped_beam_chain_width,
+                helpers.dropped_beam_time_ms,
+            ),
+            skill_beam: helper(
+                helpers.skill_beam_depth,
+                helpers.skill_beam_width,
+                helpers.skill_beam_chain_width,
+                helpers.skill_beam_time_ms,
+            ),
+            keep_offset: self.target.beam_chain_max_minus,
+            beam_nodes: self.opening.node_budget(),
+            check_first_chain: original.check_first_chain,
+            next_chain: original.next_chain,
+            first_skill_mode: original.first_skill_mode,
+            skill_mode_final: original.skill_mode_final,
+            next_beam_min_chain: original.next_beam_min_chain,
+            next_beam_ignore_eval_diff: original.next_beam_ignore_eval_diff,
+            beam_ignore_eval_max: original.beam_ignore_eval_max,
+            beam_ignore_eval_min: original.beam_ignore_eval_min,
+            beam_ignore_eval_diff: original.beam_ignore_eval_diff,
+            turn_limit_ms: self.clock.turn_limit_ms,
+            report: self.log.turn_debug_msg,
+            detail: self.detail.debug_msg,
+        }
+    }
+
+    /// `--ai rush`: the champion's rules as switched, the clock, the seed of its tie-breaks,
+    /// `--late-game` and `-tm`.
+    pub fn rush_player(&self) -> RushConfig {
+        RushConfig {
+            turn_limit_ms: self.clock.turn_limit_ms,
+            seed: self.seed,
+            report: self.log.turn_debug_msg,
+            late_game: self.rush.rush_late_game,
+            rules: self.rush_rules(),
         }
     }
 
@@ -955,19 +1035,52 @@ impl Params {
         }
     }
 
-    /// How the full searches read the enemy's attack (`-ai2`, `-ai3`, `-ai3b`).
-    pub fn enemy_model(&self) -> EnemyModel {
-        EnemyModel {
-            branch: self.search.ai2_minimax && self.search.ai3_min_over_drops,
-            branch_on_big_attack: self.search.ai3_big_attack,
+    /// The full searches of ysai's turn and the original's: my and the enemy's depths (`-d`,
+    /// `-ed`, `-it`), the evaluation's weights, how they read the enemy's attack (`-ai2`,
+    /// `-ai3`, `-ai3b`) and their shared table (`-tt`, `--hash`).
+    pub fn full_search(&self) -> FullSearchConfig {
+        FullSearchConfig {
+            depths: (
+                self.search.search_depth.clamp(1, MAX_DEPTH),
+                self.search.enemy_search_depth.min(MAX_DEPTH),
+            ),
+            ignore_time: self.search.ignore_time,
+            eval: self.eval.context(),
+            model: EnemyModel {
+                branch: self.search.ai2_minimax && self.search.ai3_min_over_drops,
+                branch_on_big_attack: self.search.ai3_big_attack,
+            },
+            table_megabytes: self.search.use_tt.then_some(self.search.tt_megabytes),
         }
     }
 
-    /// The full searches' shared table, kept for the whole game (`-tt`, `--hash`).
-    pub fn table(&self) -> Option<TranspositionTable> {
-        self.search
-            .use_tt
-            .then(|| TranspositionTable::new(self.search.tt_megabytes))
+    /// ysai's turn (`--ai full`): its plan searches at the beams' widths (`-bw -bcw`, `-nbw
+    /// -nbcw`, `-ebw -ebcw`), the opening's columns, `--beam-eval` and `--beam-nodes`; its
+    /// rules; `--exchange`; the full search while `--guard-ms` gives it time; the clock and
+    /// `-tm`.
+    pub fn ysai(&self) -> YsaiConfig {
+        let first = self.first_beam();
+        YsaiConfig {
+            plans: BeamPlans {
+                opening: (self.opening.beam_width, self.opening.beam_chain_width),
+                turn: (
+                    self.turn_beams.next_beam_width,
+                    self.turn_beams.next_beam_chain_width,
+                ),
+                answer: (
+                    self.answer_beam.enemy_beam_width,
+                    self.answer_beam.enemy_beam_chain_width,
+                ),
+                eval: self.opening.beam_eval(),
+                opening_columns: (first.min_x, first.max_x, first.height_cutoff),
+                nodes: first.node_budget,
+            },
+            rules: self.ysai_rules(),
+            exchange: self.exchange.exchange,
+            guard: (self.guard.guard_ms > 0).then(|| (self.full_search(), self.guard.guard_ms)),
+            turn_limit_ms: self.clock.turn_limit_ms,
+            report: self.log.turn_debug_msg,
+        }
     }
 
     /// The rush player's opening plan (`bench chains --ai rush`): `-bd` moves from the start

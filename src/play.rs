@@ -259,10 +259,12 @@ fn make_player<N: Neighbourhood>(params: &Params) -> Box<dyn Player> {
     match params.player {
         PlayerKind::Random => Box::new(RandomPlayer::new(params.seed)),
         PlayerKind::Greedy => Box::new(Greedy::<N>::default()),
-        PlayerKind::Beam => Box::new(BeamPlayer::<N>::new(params)),
-        PlayerKind::Full if params.plays_original() => Box::new(OriginalPlayer::<N>::new(params)),
-        PlayerKind::Full => Box::new(Ysai::<N>::new(params)),
-        PlayerKind::Rush => Box::new(RushPlayer::<N>::new(params)),
+        PlayerKind::Beam => Box::new(BeamPlayer::<N>::new(params.beam_player())),
+        PlayerKind::Full if params.plays_original() => {
+            Box::new(OriginalPlayer::<N>::new(params.original_player()))
+        }
+        PlayerKind::Full => Box::new(Ysai::<N>::new(params.ysai())),
+        PlayerKind::Rush => Box::new(RushPlayer::<N>::new(params.rush_player())),
         PlayerKind::Counter => Box::new(CounterPlayer::<N>::new(params.counter_player())),
     }
 }

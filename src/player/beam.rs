@@ -7,7 +7,7 @@ use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 use super::Player;
-use crate::params::Params;
+use crate::search::beam::{BeamConfig, TurnBeam};
 use crate::search::greedy::survives;
 use crate::search::plan::TrackedPlan;
 use crate::search::timeman::Clock;
@@ -17,27 +17,40 @@ use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 /// Below this budget a per-turn beam is not worth starting.
 const MIN_BEAM: Duration = Duration::from_millis(10);
 
+/// What the beam player reads: its two beams and their times, the chain it fires, the turn
+/// limit.
+#[derive(Clone, Debug)]
+pub struct BeamPlayerConfig {
+    /// The first beam (turn 0) and its time at the qualifier's clock (scaled).
+    pub first: BeamConfig,
+    pub first_ms: u64,
+    /// The per-turn beam and its time.
+    pub turn: TurnBeam,
+    pub turn_ms: u64,
+    /// A chain this long fires as soon as some move can fire it.
+    pub fire_chain: u32,
+    pub turn_limit_ms: u64,
+}
+
 pub struct BeamPlayer<N: Neighbourhood> {
-    params: Params,
+    config: BeamPlayerConfig,
     plan: Option<TrackedPlan>,
     neighbours: PhantomData<N>,
 }
 
 impl<N: Neighbourhood> BeamPlayer<N> {
-    pub fn new(params: &Params) -> Self {
+    pub fn new(config: BeamPlayerConfig) -> Self {
         BeamPlayer {
-            params: params.clone(),
+            config,
             plan: None,
             neighbours: PhantomData,
         }
     }
 
     fn first_plan(&mut self, view: &Position<'_>, start: Instant) {
-        let mut config = self.params.first_beam();
-        config.deadline = Some(
-            Clock::of(view, self.params.clock.turn_limit_ms)
-                .deadline(start, self.params.opening.first_time_limit_ms),
-        );
+        let mut config = self.config.first.clone();
+        config.deadline =
+            Some(Clock::of(view, self.config.turn_limit_ms).deadline(start, self.config.first_ms));
         let result = beam_search::<N>(root(view), &config);
         self.plan = Some(TrackedPlan::new::<N>(
             view.turn,
@@ -53,9 +66,8 @@ impl<N: Neighbourhood> BeamPlayer<N> {
         start: Instant,
         first_move_chain: u32,
     ) -> Option<Action> {
-        let mut config = self.params.turn_beam(first_move_chain);
-        let budget = Clock::of(view, self.params.clock.turn_limit_ms)
-            .budget(self.params.turn_beam_limits.next_beam_time_ms);
+        let mut config = self.config.turn.for_chain(first_move_chain);
+        let budget = Clock::of(view, self.config.turn_limit_ms).budget(self.config.turn_ms);
         if budget < MIN_BEAM && config.node_budget.is_none() {
             return None;
         }
@@ -92,7 +104,7 @@ impl<N: Neighbourhood> Player for BeamPlayer<N> {
             self.first_plan(view, start);
         }
         let (chain, fire) = best_chain::<N>(view.me, pack);
-        if chain >= self.params.target_chain() {
+        if chain >= self.config.fire_chain {
             return fire;
         }
         let planned = self

@@ -10,7 +10,7 @@ mod random;
 pub mod rush;
 pub mod ysai;
 
-pub use beam::BeamPlayer;
+pub use beam::{BeamPlayer, BeamPlayerConfig};
 pub use counter::{CounterConfig, CounterPlayer};
 pub use greedy::Greedy;
 pub use original::OriginalPlayer;

@@ -9,10 +9,9 @@
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
-use super::plan_rules::{PlanRules, Planner, Search, Why};
+use super::plan_rules::{PlanRules, Planner, RulesConfig, Search, Why};
 use super::ysai::{turn_line, TurnReport};
 use super::Player;
-use crate::params::Params;
 use crate::search::chokudai::{search, ChokudaiConfig};
 use crate::search::fire::Fires;
 use crate::search::greedy::best_move;
@@ -28,6 +27,17 @@ pub const RUSH_OPENING: (usize, u64) = (13, 18_000);
 const SHORT_MS: u64 = 1_000;
 /// `--late-game`: below the reserve a search takes this share of the time left instead.
 const LATE_SHARE: u64 = 8;
+
+/// What the rush partner reads: the clock, the seed of its searches' tie-breaks, `-tm`,
+/// `--late-game`, and its rules (the champion's, as switched).
+#[derive(Clone, Debug)]
+pub struct RushConfig {
+    pub turn_limit_ms: u64,
+    pub seed: u64,
+    pub report: bool,
+    pub late_game: bool,
+    pub rules: RulesConfig,
+}
 
 pub struct RushPlayer<N: Neighbourhood> {
     turn_limit_ms: u64,
@@ -116,13 +126,13 @@ impl<N: Neighbourhood> Planner for RushTurn<'_, '_, N> {
 }
 
 impl<N: Neighbourhood> RushPlayer<N> {
-    pub fn new(params: &Params) -> Self {
+    pub fn new(config: RushConfig) -> Self {
         RushPlayer {
-            turn_limit_ms: params.clock.turn_limit_ms,
-            seed: params.seed,
-            report: params.log.turn_debug_msg,
-            late_game: params.rush.rush_late_game,
-            rules: PlanRules::new(params.rush_rules()),
+            turn_limit_ms: config.turn_limit_ms,
+            seed: config.seed,
+            report: config.report,
+            late_game: config.late_game,
+            rules: PlanRules::new(config.rules),
             neighbours: PhantomData,
         }
     }
@@ -179,8 +189,9 @@ impl<N: Neighbourhood> Player for RushPlayer<N> {
 mod tests {
     use super::*;
     use crate::arena::packs::prepared;
+    use crate::params::Params;
     use crate::params::{ClockFlags, RuleFlags, RushFlags};
-    use crate::player::plan_rules::{Plan, RulesConfig, REPLAN, SPIKE_EARLY};
+    use crate::player::plan_rules::{Plan, REPLAN, SPIKE_EARLY};
     use crate::search::potential::erase_potential;
     use crate::sim::{Field, PreparedPack, Shift};
     use ysai_tables::chain_ojama as ojama_of;
@@ -202,7 +213,7 @@ mod tests {
             v.time_left_ms = left;
             v
         };
-        let player = RushPlayer::<Shift>::new(&params);
+        let player = RushPlayer::<Shift>::new(params.rush_player());
         let ms = |left| {
             let view = at(left);
             player
@@ -229,7 +240,7 @@ mod tests {
             },
             ..Params::default()
         };
-        let mut player = RushPlayer::<Shift>::new(&champion);
+        let mut player = RushPlayer::<Shift>::new(champion.rush_player());
         let now = Instant::now();
         v.time_left_ms = RESERVE_MS as i64;
         assert!(player.planner(&v, now).counters_allowed());
@@ -259,7 +270,7 @@ mod tests {
         rule: impl Fn(&mut PlanRules, &mut RushTurn<'_, '_, Shift>) -> bool,
     ) {
         for on in [true, false] {
-            let mut player = RushPlayer::<Shift>::new(&params(on));
+            let mut player = RushPlayer::<Shift>::new(params(on).rush_player());
             let mut planner = player.planner(view, Instant::now());
             assert_eq!(rule(&mut player.rules, &mut planner), on, "rule on: {on}");
             assert_eq!(player.rules.plan().is_some(), on, "rule on: {on}");

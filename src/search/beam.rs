@@ -100,6 +100,25 @@ pub enum BeamEvalKind {
     Potential,
 }
 
+/// The per-turn beam (§9b): it aims at its target only while my best chain this turn is at
+/// most `aim_up_to`.
+#[derive(Clone, Debug)]
+pub struct TurnBeam {
+    pub beam: BeamConfig,
+    pub aim_up_to: i64,
+}
+
+impl TurnBeam {
+    /// The beam for a turn whose best chain is `first_move_chain`.
+    pub fn for_chain(&self, first_move_chain: u32) -> BeamConfig {
+        let mut beam = self.beam.clone();
+        if i64::from(first_move_chain) > self.aim_up_to {
+            beam.target = None;
+        }
+        beam
+    }
+}
+
 /// Everything one beam search is asked to do.
 #[derive(Clone, Debug)]
 pub struct BeamConfig {

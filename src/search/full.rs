@@ -38,6 +38,26 @@ pub struct EnemyModel {
     pub branch_on_big_attack: bool,
 }
 
+/// What the two-sided full searches of a game read: my and the enemy's depths, whether the
+/// clock may cut them short (`-it` says no), the evaluation's weights, the enemy model, and the
+/// size of the table they share (none: no table).
+#[derive(Clone, Debug)]
+pub struct FullSearchConfig {
+    /// My depth and the enemy's, within `1..=MAX_DEPTH` and `0..=MAX_DEPTH`.
+    pub depths: (usize, usize),
+    pub ignore_time: bool,
+    pub eval: EvalContext,
+    pub model: EnemyModel,
+    pub table_megabytes: Option<usize>,
+}
+
+impl FullSearchConfig {
+    /// The searches' shared table, kept for the whole game.
+    pub fn table(&self) -> Option<TranspositionTable> {
+        self.table_megabytes.map(TranspositionTable::new)
+    }
+}
+
 /// What one full search is asked to do.
 pub struct FullSearch<'a> {
     pub packs: &'a [PreparedPack],

@@ -9,13 +9,12 @@ use std::time::{Duration, Instant};
 
 use ysai_tables::chain_ojama;
 
-use crate::params::Params;
 use crate::search::beam::{
-    search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
+    search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target, TurnBeam,
 };
 use crate::search::enemy::{self, EnemyLine, StatusTable, ANY};
 use crate::search::eval::{terms, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
-use crate::search::full::{FullSearch, RootValues, LOST};
+use crate::search::full::{FullSearch, FullSearchConfig, RootValues, LOST};
 use crate::search::greedy::survives;
 use crate::search::plan::TrackedPlan;
 use crate::search::timeman::{at_turn_limit, search_depths, Clock, RESERVE_MS};
@@ -118,9 +117,63 @@ impl Situation {
     }
 }
 
+/// A helper beam's shape: its depth, widths, and time at the qualifier's clock (scaled).
+#[derive(Clone, Copy, Debug)]
+pub struct HelperBeam {
+    pub depth: usize,
+    pub width: usize,
+    pub chain_width: usize,
+    pub ms: u64,
+}
+
+impl HelperBeam {
+    fn beam(&self) -> BeamConfig {
+        BeamConfig::new(self.depth, self.width, self.chain_width)
+    }
+}
+
+/// What the original's turn reads: its full searches, the first and per-turn beams, the
+/// helper beams (counter analysis, enemy, safety, skill), the switches and margins of its
+/// decision (§9), the clock, and what `-tm` and `-m` print.
+#[derive(Clone, Debug)]
+pub struct OriginalConfig {
+    pub full: FullSearchConfig,
+    /// The first beam and its time; the chain its plan aims at (`-bcm`).
+    pub first_beam: BeamConfig,
+    pub first_ms: u64,
+    pub target_chain: u32,
+    /// The per-turn beam and its time.
+    pub turn_beam: TurnBeam,
+    pub turn_ms: u64,
+    /// The counter analysis' beams (the answer's depth is its own), the enemy's per-turn beam,
+    /// the safety beams after an attack, the skill beam.
+    pub enemy_beam: HelperBeam,
+    pub next_enemy_beam: HelperBeam,
+    pub dropped_beam: HelperBeam,
+    pub skill_beam: HelperBeam,
+    /// `-bcm-`: the enemy beam's target offset.
+    pub keep_offset: i32,
+    /// `--beam-nodes`: every helper beam's node budget.
+    pub beam_nodes: Option<u64>,
+    /// `-ncfc` off, `-nc`, `-fsm`, `-smf`, `-nbminc`, `-nbihd`, `-bihmax -bihmin -bihd`.
+    pub check_first_chain: bool,
+    pub next_chain: bool,
+    pub first_skill_mode: bool,
+    pub skill_mode_final: bool,
+    pub next_beam_min_chain: i32,
+    pub next_beam_ignore_eval_diff: i32,
+    pub beam_ignore_eval_max: i32,
+    pub beam_ignore_eval_min: i32,
+    pub beam_ignore_eval_diff: i32,
+    pub turn_limit_ms: u64,
+    /// `-tm`, `-m`.
+    pub report: bool,
+    pub detail: bool,
+}
+
 /// The AI's memory between turns of one game.
 pub struct Decider<N: Neighbourhood> {
-    params: Params,
+    config: OriginalConfig,
     plan: Option<TrackedPlan>,
     /// The plan is followed before this turn (`firstbeamdepth`).
     plan_end: usize,
@@ -153,14 +206,14 @@ pub fn first_max_chain<N: Neighbourhood>(
 }
 
 impl<N: Neighbourhood> Decider<N> {
-    pub fn new(params: &Params) -> Self {
+    pub fn new(config: &OriginalConfig) -> Self {
         Decider {
-            params: params.clone(),
+            config: config.clone(),
             plan: None,
             plan_end: 0,
-            skill_mode: params.original.first_skill_mode,
+            skill_mode: config.first_skill_mode,
             expected: None,
-            tt: params.table(),
+            tt: config.full.table(),
             beams: RefCell::new(Vec::new()),
             neighbours: PhantomData,
         }
@@ -175,14 +228,14 @@ impl<N: Neighbourhood> Decider<N> {
         my_fire: Option<Action>,
         enemy_first: u32,
     ) -> Option<CounterVerdict> {
-        (beams && self.params.original.check_first_chain)
+        (beams && self.config.check_first_chain)
             .then(|| self.counter_analysis(pos, my_first, my_fire, enemy_first))
             .flatten()
     }
 
     /// Whether the clock allows beams: the original's 30 s reserve, scaled to the turn limit.
     fn beams_allowed(&self, pos: &Position<'_>) -> bool {
-        let reserve = at_turn_limit(RESERVE_MS, self.params.clock.turn_limit_ms);
+        let reserve = at_turn_limit(RESERVE_MS, self.config.turn_limit_ms);
         pos.time_left_ms >= reserve as i64
     }
 
@@ -190,9 +243,9 @@ impl<N: Neighbourhood> Decider<N> {
     /// set (which makes the whole decision reproducible).
     fn limit(&self, pos: &Position<'_>, config: &mut BeamConfig, flag_ms: u64) {
         config.deadline =
-            Some(Instant::now() + Clock::of(pos, self.params.clock.turn_limit_ms).budget(flag_ms));
-        if self.params.opening.beam_nodes > 0 {
-            config.node_budget = Some(self.params.opening.beam_nodes);
+            Some(Instant::now() + Clock::of(pos, self.config.turn_limit_ms).budget(flag_ms));
+        if let Some(nodes) = self.config.beam_nodes {
+            config.node_budget = Some(nodes);
         }
     }
 
@@ -237,8 +290,8 @@ impl<N: Neighbourhood> Decider<N> {
         let counter = decision.counter.unwrap_or_default();
         // The search's flag is the turn limit, scaled like every flag: at a short time control
         // that is scaled twice, which keeps long games inside the clock.
-        let deadline = Clock::of(pos, self.params.clock.turn_limit_ms)
-            .deadline(start, self.params.clock.turn_limit_ms);
+        let deadline =
+            Clock::of(pos, self.config.turn_limit_ms).deadline(start, self.config.turn_limit_ms);
         let (my_depth, enemy_depth) = self.depths(pos);
         let unsearched = |mut decision: Decision| {
             (decision.action, decision.reason) = (survival_move::<N>(pos), Reason::Survival);
@@ -249,12 +302,12 @@ impl<N: Neighbourhood> Decider<N> {
             return self.finish(unsearched(decision), start, had_plan);
         };
         decision.search_times.0 = enemy_start.elapsed();
-        let mut ctx = self.params.eval.context();
+        let mut ctx = self.config.full.eval.clone();
         ctx.enemy_field_ojama = i64::from(pos.opponent.field.ojama().popcount());
         ctx.counter = counter;
         let beam_move = match planned {
             Some(action) => Some(action),
-            None if self.params.original.next_chain && beams => {
+            None if self.config.next_chain && beams => {
                 self.turn_beams(pos, my_first, enemy_first, &table, &mut ctx)
             }
             None => None,
@@ -270,7 +323,7 @@ impl<N: Neighbourhood> Decider<N> {
         decision.nodes = (table.nodes, values.nodes);
         self.choose(&values, planned, beam_move, &mut decision);
         let decision = self.finish(decision, start, had_plan);
-        if !self.params.detail.debug_msg {
+        if !self.config.detail {
             return decision;
         }
         let search = self.full_search(pos, &table, &ctx, depth, None);
@@ -317,7 +370,7 @@ impl<N: Neighbourhood> Decider<N> {
             packs: pos.packs,
             depth,
             enemy: table,
-            model: self.params.enemy_model(),
+            model: self.config.full.model,
             eval: ctx,
             tt: if deadline.is_some() {
                 self.tt.as_ref()
@@ -341,15 +394,13 @@ impl<N: Neighbourhood> Decider<N> {
 
     /// The first beam (§9a.3): the plan, followed until `firstbeamdepth`.
     fn first_plan(&mut self, pos: &Position<'_>, start: Instant) {
-        let mut config = self.params.first_beam();
-        config.deadline = Some(
-            Clock::of(pos, self.params.clock.turn_limit_ms)
-                .deadline(start, self.params.opening.first_time_limit_ms),
-        );
+        let mut config = self.config.first_beam.clone();
+        config.deadline =
+            Some(Clock::of(pos, self.config.turn_limit_ms).deadline(start, self.config.first_ms));
         let root = beam_root(pos.me, pos.opponent, pos.packs);
         let result = self.beam("first", root, &config);
         let reach = result
-            .earliest_depth(self.params.target_chain())
+            .earliest_depth(self.config.target_chain)
             .unwrap_or(result.depth);
         self.plan_end = pos.turn + reach;
         self.plan = Some(TrackedPlan::new::<N>(
@@ -376,12 +427,11 @@ impl<N: Neighbourhood> Decider<N> {
 
     /// Search depths, capped by the time left (§9i) unless `-it`.
     fn depths(&self, pos: &Position<'_>) -> (usize, usize) {
-        let mine = self.params.search.search_depth.clamp(1, MAX_DEPTH);
-        let enemy = self.params.search.enemy_search_depth.min(MAX_DEPTH);
-        if self.params.search.ignore_time {
+        let (mine, enemy) = self.config.full.depths;
+        if self.config.full.ignore_time {
             return (mine, enemy);
         }
-        let limit = self.params.clock.turn_limit_ms;
+        let limit = self.config.turn_limit_ms;
         search_depths(pos.time_left_ms, limit, pos.turn, (mine, enemy))
     }
 
@@ -425,7 +475,7 @@ impl<N: Neighbourhood> Decider<N> {
         decision.action = best;
         decision.value = best_value;
         decision.reason = Reason::Search;
-        let p = &self.params;
+        let p = &self.config;
         if let Some(plan_move) = planned {
             let bh = values.value_of(plan_move);
             decision.beam_value = Some(bh);
@@ -439,7 +489,7 @@ impl<N: Neighbourhood> Decider<N> {
         } else if let Some(beam) = beam_move {
             let bh = values.value_of(beam);
             decision.beam_value = Some(bh);
-            if bh > LOST && best_value - bh < f64::from(p.original.next_beam_ignore_eval_diff) {
+            if bh > LOST && best_value - bh < f64::from(p.next_beam_ignore_eval_diff) {
                 decision.action = beam;
                 decision.value = bh;
                 decision.reason = Reason::Beam;
@@ -451,11 +501,11 @@ impl<N: Neighbourhood> Decider<N> {
     /// the best reaches `-bihmax` where it does not, or it is below `-bihmin` and `-bihd`
     /// behind.
     fn plan_stands(&self, best_value: f64, bh: f64) -> bool {
-        let p = &self.params;
+        let p = &self.config;
         let (max, min, diff) = (
-            f64::from(p.original.beam_ignore_eval_max),
-            f64::from(p.original.beam_ignore_eval_min),
-            f64::from(p.original.beam_ignore_eval_diff),
+            f64::from(p.beam_ignore_eval_max),
+            f64::from(p.beam_ignore_eval_min),
+            f64::from(p.beam_ignore_eval_diff),
         );
         best_value == bh
             || (!(best_value >= max && bh < max)
@@ -485,14 +535,10 @@ impl<N: Neighbourhood> Decider<N> {
         if my_first <= enemy_first || my_first < COUNTER_MIN_CHAIN || net < OJAMA_ROW {
             return None;
         }
-        let p = &self.params;
+        let p = &self.config;
         let root = beam_root(pos.opponent, pos.me, pos.packs);
-        let mut soon = BeamConfig::new(
-            p.helpers.enemy_beam_depth,
-            p.answer_beam.enemy_beam_width,
-            p.answer_beam.enemy_beam_chain_width,
-        );
-        self.limit(pos, &mut soon, p.helpers.enemy_beam_time_ms);
+        let mut soon = p.enemy_beam.beam();
+        self.limit(pos, &mut soon, p.enemy_beam.ms);
         if self.beam("counter-soon", root, &soon).max_chain < my_first {
             return Some(none);
         }
@@ -516,17 +562,17 @@ impl<N: Neighbourhood> Decider<N> {
     /// The enemy's biggest answer within 10 moves with my attack in its stock after its
     /// first, by a beam; and whether the beam looked far enough (7 moves) to trust a smaller one.
     fn counter_beam(&self, pos: &Position<'_>, root: BeamRoot<'_>, my_first: u32) -> (u32, bool) {
-        let p = &self.params;
+        let p = &self.config;
         let mut answer = BeamConfig::new(
             COUNTER_BEAM_DEPTH,
-            p.answer_beam.enemy_beam_width,
-            p.answer_beam.enemy_beam_chain_width,
+            p.enemy_beam.width,
+            p.enemy_beam.chain_width,
         );
         answer.injection = Some(Injection {
             after_moves: 1,
             ojama: chain_ojama(my_first),
         });
-        self.limit(pos, &mut answer, p.helpers.enemy_beam_time_ms);
+        self.limit(pos, &mut answer, p.enemy_beam.ms);
         let result = self.beam("counter", root, &answer);
         (result.max_chain, !result.timed_out || result.depth >= 7)
     }
@@ -543,9 +589,9 @@ impl<N: Neighbourhood> Decider<N> {
         ctx: &mut EvalContext,
     ) -> Option<Action> {
         if !self.skill_mode {
-            let p = &self.params;
-            let mut config = p.turn_beam(my_first);
-            self.limit(pos, &mut config, p.turn_beam_limits.next_beam_time_ms);
+            let p = &self.config;
+            let mut config = p.turn_beam.for_chain(my_first);
+            self.limit(pos, &mut config, p.turn_ms);
             let mine = self.beam("turn", beam_root(pos.me, pos.opponent, pos.packs), &config);
             let beam_move = mine.plan.first().copied();
             let enemy = self.enemy_beam(pos, enemy_first);
@@ -565,12 +611,8 @@ impl<N: Neighbourhood> Decider<N> {
     }
 
     fn enemy_beam(&self, pos: &Position<'_>, enemy_first: u32) -> BeamResult {
-        let p = &self.params;
-        let mut config = BeamConfig::new(
-            p.turn_beams.next_beam_depth,
-            p.helpers.next_enemy_beam_width,
-            p.helpers.next_enemy_beam_chain_width,
-        );
+        let p = &self.config;
+        let mut config = p.next_enemy_beam.beam();
         let aim = if enemy_first <= 5 {
             10
         } else {
@@ -578,16 +620,16 @@ impl<N: Neighbourhood> Decider<N> {
         };
         config.target = Some(Target {
             chain: aim,
-            keep_offset: p.target.beam_chain_max_minus,
+            keep_offset: p.keep_offset,
             stop: false,
         });
-        self.limit(pos, &mut config, p.helpers.next_enemy_beam_time_ms);
+        self.limit(pos, &mut config, p.next_enemy_beam.ms);
         self.beam("enemy", beam_root(pos.opponent, pos.me, pos.packs), &config)
     }
 
     /// Whether to give up chains and build for the skill (§9g).
     fn enter_skill_mode(&self, pos: &Position<'_>, mine: &Reach, enemy: &Reach) -> bool {
-        let p = &self.params;
+        let p = &self.config;
         let field_ojama = pos.me.field.ojama().popcount();
         let targets = pos.me.field.skill_targets().popcount();
         let e12 = enemy.earliest(12);
@@ -597,12 +639,12 @@ impl<N: Neighbourhood> Decider<N> {
         let hopeless = field_ojama >= 20
             && pos.opponent.ojama < 20
             && enemy.max >= 12
-            && !(i64::from(mine.max) >= i64::from(p.original.next_beam_min_chain) && targets < 10)
+            && !(i64::from(mine.max) >= i64::from(p.next_beam_min_chain) && targets < 10)
             && outpaced;
-        let extra = if p.original.skill_mode_final {
+        let extra = if p.skill_mode_final {
             mine.max < 7
         } else {
-            field_ojama > 10 && i64::from(mine.max) < i64::from(p.original.next_beam_min_chain)
+            field_ojama > 10 && i64::from(mine.max) < i64::from(p.next_beam_min_chain)
         };
         hopeless || extra
     }
@@ -615,7 +657,7 @@ impl<N: Neighbourhood> Decider<N> {
         table: &StatusTable,
         first: Action,
     ) -> Option<SafetyBonus> {
-        let p = &self.params;
+        let p = &self.config;
         let mut bonus = [0; MAX_DEPTH + 1];
         let (mut bits, mut mine, mut theirs) = (0u8, pos.me.ojama, pos.opponent.ojama);
         let mut any = false;
@@ -632,17 +674,13 @@ impl<N: Neighbourhood> Decider<N> {
             if attack < OJAMA_ROW || attack + mine - theirs < OJAMA_ROW {
                 continue;
             }
-            let mut config = BeamConfig::new(
-                p.helpers.dropped_beam_depth,
-                p.helpers.dropped_beam_width,
-                p.helpers.dropped_beam_chain_width,
-            );
+            let mut config = p.dropped_beam.beam();
             config.first_move = Some(first);
             config.injection = Some(Injection {
                 after_moves: d,
                 ojama: attack,
             });
-            self.limit(pos, &mut config, p.helpers.dropped_beam_time_ms);
+            self.limit(pos, &mut config, p.dropped_beam.ms);
             let root = beam_root(pos.me, pos.opponent, pos.packs);
             let result = self.beam(format!("safety-d{d}"), root, &config);
             bonus[d] = chain_ojama(result.max_chain);
@@ -652,14 +690,10 @@ impl<N: Neighbourhood> Decider<N> {
     }
 
     fn skill_beam(&self, pos: &Position<'_>) -> Option<Action> {
-        let p = &self.params;
-        let mut config = BeamConfig::new(
-            p.helpers.skill_beam_depth,
-            p.helpers.skill_beam_width,
-            p.helpers.skill_beam_chain_width,
-        );
+        let p = &self.config;
+        let mut config = p.skill_beam.beam();
         config.eval = BeamEval::Skill { count_blocks: true };
-        self.limit(pos, &mut config, p.helpers.skill_beam_time_ms);
+        self.limit(pos, &mut config, p.skill_beam.ms);
         self.beam("skill", beam_root(pos.me, pos.opponent, pos.packs), &config)
             .plan
             .first()
@@ -754,7 +788,8 @@ mod tests {
 
     #[test]
     fn a_plan_move_stands_within_the_acceptance_thresholds() {
-        let decider = Decider::<crate::sim::Shift>::new(&Params::default());
+        let decider =
+            Decider::<crate::sim::Shift>::new(&crate::params::Params::default().original_player());
         // -bihmax 70 -bihmin 70 -bihd 35.
         assert!(decider.plan_stands(60.0, 40.0), "20 behind, both below 70");
         assert!(decider.plan_stands(100.0, 90.0), "both above 70");

@@ -4,10 +4,9 @@
 mod decider;
 mod report;
 
-pub use decider::{first_max_chain, Decider, Decision, Detail, Reason};
+pub use decider::{first_max_chain, Decider, Decision, Detail, HelperBeam, OriginalConfig, Reason};
 
 use super::Player;
-use crate::params::Params;
 use crate::sim::{Action, Neighbourhood, Position};
 use report::{detail_block, turn_line};
 
@@ -19,11 +18,11 @@ pub struct OriginalPlayer<N: Neighbourhood> {
 }
 
 impl<N: Neighbourhood> OriginalPlayer<N> {
-    pub fn new(params: &Params) -> Self {
+    pub fn new(config: OriginalConfig) -> Self {
         OriginalPlayer {
-            decider: Decider::new(params),
-            report: params.log.turn_debug_msg,
-            detail: params.detail.debug_msg,
+            decider: Decider::new(&config),
+            report: config.report,
+            detail: config.detail,
         }
     }
 }

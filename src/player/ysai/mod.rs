@@ -24,11 +24,11 @@ pub use budget::Budget;
 pub use exchange::Reading;
 pub use guard::{overrule, Guard, Overrule, Weighing};
 
-use super::plan_rules::{Plan, PlanRules, Planner, Search, Threats, Why};
+use super::plan_rules::{Plan, PlanRules, Planner, RulesConfig, Search, Threats, Why};
 use super::Player;
-use crate::params::Params;
 use crate::search::beam::{BeamConfig, BeamEval, BeamRoot, HeightCutoff, Injection};
 use crate::search::fire::Fires;
+use crate::search::full::FullSearchConfig;
 use crate::search::greedy::best_move;
 use crate::search::widen::{search_fires, BeamNote, PlanSearch};
 use crate::sim::game::OJAMA_ROW;
@@ -81,17 +81,30 @@ pub struct TurnReport {
 /// ysai's plan searches: the beam at the widths and evaluation its flags set, widened to fill
 /// the time each search is given.
 #[derive(Clone, Debug)]
-struct BeamPlans {
+pub struct BeamPlans {
     /// The widths (per depth, per chain bucket) the opening's plan, a turn's plans and the
     /// opponent's answers start from.
-    opening: (usize, usize),
-    turn: (usize, usize),
-    answer: (usize, usize),
-    eval: BeamEval,
+    pub opening: (usize, usize),
+    pub turn: (usize, usize),
+    pub answer: (usize, usize),
+    pub eval: BeamEval,
     /// The opening plan's columns and height cutoff (the first beam's).
-    opening_columns: (u8, u8, HeightCutoff),
+    pub opening_columns: (u8, u8, HeightCutoff),
     /// `--beam-nodes`: a fixed number of nodes per beam instead of a time.
-    nodes: Option<u64>,
+    pub nodes: Option<u64>,
+}
+
+/// What ysai's turn reads: its plan searches, the rules around its plans, whether the
+/// exchange reader runs, the full search and its time (`--guard-ms`) if it runs, the turn
+/// limit and `-tm`.
+#[derive(Clone, Debug)]
+pub struct YsaiConfig {
+    pub plans: BeamPlans,
+    pub rules: RulesConfig,
+    pub exchange: bool,
+    pub guard: Option<(FullSearchConfig, u64)>,
+    pub turn_limit_ms: u64,
+    pub report: bool,
 }
 
 /// ysai: plans, rules and the full search, with what it remembers between turns.
@@ -121,28 +134,16 @@ struct TurnPlanner<'p, 't, 'v, 'a, N> {
 }
 
 impl<N: Neighbourhood> Ysai<N> {
-    pub fn new(params: &Params) -> Self {
-        let first = params.first_beam();
+    pub fn new(config: YsaiConfig) -> Self {
         Ysai {
-            plans: BeamPlans {
-                opening: (params.opening.beam_width, params.opening.beam_chain_width),
-                turn: (
-                    params.turn_beams.next_beam_width,
-                    params.turn_beams.next_beam_chain_width,
-                ),
-                answer: (
-                    params.answer_beam.enemy_beam_width,
-                    params.answer_beam.enemy_beam_chain_width,
-                ),
-                eval: params.opening.beam_eval(),
-                opening_columns: (first.min_x, first.max_x, first.height_cutoff),
-                nodes: first.node_budget,
-            },
-            rules: PlanRules::new(params.ysai_rules()),
-            exchange: params.exchange.exchange,
-            guard: (params.guard.guard_ms > 0).then(|| (Guard::new(params), params.guard.guard_ms)),
-            turn_limit_ms: params.clock.turn_limit_ms,
-            report: params.log.turn_debug_msg,
+            plans: config.plans,
+            rules: PlanRules::new(config.rules),
+            exchange: config.exchange,
+            guard: config
+                .guard
+                .map(|(full, guard_ms)| (Guard::new(&full, config.turn_limit_ms), guard_ms)),
+            turn_limit_ms: config.turn_limit_ms,
+            report: config.report,
             neighbours: PhantomData,
         }
     }
@@ -545,7 +546,7 @@ impl<N: Neighbourhood> Player for Ysai<N> {
 mod tests {
     use super::*;
     use crate::arena::packs::prepared;
-    use crate::params::ClockFlags;
+    use crate::params::{ClockFlags, Params};
     use crate::sim::{Field, PlayerState, Shift, PACKS_PER_GAME};
 
     /// A turn of `ysai` on `view`, on a pool of its own: on the shared one, the turn's beams
@@ -589,7 +590,7 @@ mod tests {
             ..Params::default()
         };
         for refine_ms in [0, 4_000] {
-            let mut ysai = Ysai::<Shift>::new(&params(refine_ms));
+            let mut ysai = Ysai::<Shift>::new(params(refine_ms).ysai());
             ysai.rules.set_plan(Some(plan.clone()));
             let report = turn_alone(&mut ysai, &view);
             if refine_ms == 0 {
@@ -628,7 +629,7 @@ mod tests {
                 opponent: &PlayerState::default(),
                 time_left_ms,
             };
-            let mut ysai = Ysai::<Shift>::new(&params);
+            let mut ysai = Ysai::<Shift>::new(params.ysai());
             let report = turn_alone(&mut ysai, &view);
             let case = format!("{time_left_ms} ms left");
             if plans {
