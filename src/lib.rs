@@ -9,6 +9,7 @@
 pub mod arena;
 pub mod bench;
 pub mod bitboard;
+pub mod build_info;
 pub mod cli;
 mod flag_values;
 pub mod package;

@@ -534,7 +534,7 @@ fn compare_fields(fast: &PlayerState, naive: &OracleField) -> Option<String> {
 pub fn build_description(tool: &str) -> String {
     format!(
         "{} {tool}: bitboard backend {}, gravity {}, chains on {}, CPU features: {}, {} threads",
-        crate::play::build(),
+        crate::build_info::build(),
         crate::bitboard::BACKEND,
         crate::bitboard::COMPRESS_BACKEND,
         crate::bitboard::CHAIN_BOARDS,

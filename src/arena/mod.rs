@@ -18,6 +18,7 @@ pub mod html;
 pub mod packs;
 pub mod pages;
 pub mod process;
+pub mod rebuild;
 pub mod referee;
 pub mod replay;
 pub mod report;
@@ -578,7 +579,7 @@ fn load_replay(args: &ReplayArgs) -> Result<Shown, String> {
     let line = game_line(&loaded.games, game, args.pairing.as_deref())
         .map_err(|e| format!("{}: {e}", file.display()))?
         .clone();
-    let replay = compact::rebuild(&line, args.packs.as_deref())
+    let replay = rebuild::rebuild(&line, args.packs.as_deref())
         .map_err(|e| format!("{}: {e}", file.display()))?;
     Ok(Shown {
         replay,
