@@ -10,7 +10,7 @@ use super::Player;
 use crate::search::beam::{BeamConfig, TurnBeam};
 use crate::search::greedy::survives;
 use crate::search::plan::TrackedPlan;
-use crate::search::timeman::Clock;
+use crate::search::timeman::TurnClock;
 use crate::search::{beam_search, BeamRoot};
 use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
@@ -49,8 +49,10 @@ impl<N: Neighbourhood> BeamPlayer<N> {
 
     fn first_plan(&mut self, view: &Position<'_>, start: Instant) {
         let mut config = self.config.first.clone();
-        config.deadline =
-            Some(Clock::of(view, self.config.turn_limit_ms).deadline(start, self.config.first_ms));
+        config.deadline = Some(
+            TurnClock::of(view, self.config.turn_limit_ms, start)
+                .scaled_deadline(self.config.first_ms),
+        );
         let result = beam_search::<N>(root(view), &config);
         self.plan = Some(TrackedPlan::new::<N>(
             view.turn,
@@ -67,7 +69,8 @@ impl<N: Neighbourhood> BeamPlayer<N> {
         first_move_chain: u32,
     ) -> Option<Action> {
         let mut config = self.config.turn.for_chain(first_move_chain);
-        let budget = Clock::of(view, self.config.turn_limit_ms).budget(self.config.turn_ms);
+        let budget =
+            TurnClock::of(view, self.config.turn_limit_ms, start).scaled(self.config.turn_ms);
         if budget < MIN_BEAM && config.node_budget.is_none() {
             return None;
         }

@@ -15,7 +15,7 @@ use crate::search::beam::{search as beam_search, BeamConfig, BeamResult, BeamRoo
 use crate::search::fire::Fires;
 use crate::search::greedy::survives;
 use crate::search::plan::TrackedPlan;
-use crate::search::timeman::Clock;
+use crate::search::timeman::TurnClock;
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
@@ -97,7 +97,8 @@ impl<N: Neighbourhood> CounterPlayer<N> {
             (&self.config.beam, TURN_MS)
         };
         let mut beam = beam.clone();
-        beam.deadline = Some(Clock::of(view, self.config.turn_limit_ms).deadline(start, flag_ms));
+        beam.deadline =
+            Some(TurnClock::of(view, self.config.turn_limit_ms, start).scaled_deadline(flag_ms));
         beam.fit_deadline = Some(beam.depth);
         let root = BeamRoot {
             state: *view.me,

@@ -15,18 +15,16 @@ use super::Player;
 use crate::search::chokudai::{search, ChokudaiConfig};
 use crate::search::fire::Fires;
 use crate::search::greedy::best_move;
-use crate::search::timeman::{at_turn_limit, Clock, RESERVE_MS};
+use crate::search::timeman::{LateTime, TurnClock, TURN_MS};
 use crate::sim::{Action, Neighbourhood, PlayerState, Position};
 
 /// The opening plan's horizon and time, at the qualifier's 180 s + 20 s clock (scaled, as
 /// every budget of this project is).
-pub const RUSH_OPENING: (usize, u64) = (13, 18_000);
-/// Below the reserve ([`RESERVE_MS`]), every search gets a second (scaled to the turn limit:
+pub const RUSH_OPENING: (usize, u64) = (13, TURN_MS);
+/// Below the reserve ([`crate::search::timeman::RESERVE_MS`]), every search gets a second (scaled to the turn limit:
 /// the champion's fixed second, not a share of the time left) and no counter or
 /// anti-counter search runs.
 const SHORT_MS: u64 = 1_000;
-/// `--late-game`: below the reserve a search takes this share of the time left instead.
-const LATE_SHARE: u64 = 8;
 
 /// What the rush partner reads: the clock, the seed of its searches' tie-breaks, `-tm`,
 /// `--late-game`, and its rules (the champion's, as switched).
@@ -51,46 +49,32 @@ pub struct RushPlayer<N: Neighbourhood> {
 /// The rush partner's clock and searches on one turn.
 struct RushTurn<'v, 'a, N> {
     view: &'v Position<'a>,
-    turn_limit_ms: u64,
+    /// Below the reserve a search gets the champion's second, or with `--late-game` a share
+    /// of the time left; no search of the turn ends past the opening plan's time.
+    clock: TurnClock,
     seed: u64,
     late_game: bool,
-    /// No search of the turn ends later.
-    turn_end: Instant,
     neighbours: PhantomData<N>,
 }
 
 impl<N: Neighbourhood> RushTurn<'_, '_, N> {
-    /// The time kept back from counter rules and full-length plans, scaled to the turn limit.
-    fn reserve_ms(&self) -> u64 {
-        at_turn_limit(RESERVE_MS, self.turn_limit_ms)
-    }
-
     /// Enough time left for the counter rules and full-length plans.
     fn time_to_spare(&self) -> bool {
-        self.view.time_left_ms >= self.reserve_ms() as i64
+        self.clock.above_reserve()
     }
 
     /// How long a search with time flag `flag_ms` may take: the flag scaled to the clock.
     /// Below the reserve, whatever the flag: the short search, or with `--late-game` a share
     /// of the time left.
     fn budget(&self, flag_ms: u64) -> Duration {
-        let clock = Clock::of(self.view, self.turn_limit_ms);
-        if self.time_to_spare() {
-            return clock.budget(flag_ms);
-        }
-        let ms = if self.late_game {
-            self.view.time_left_ms.max(0) as u64 / LATE_SHARE
-        } else {
-            at_turn_limit(SHORT_MS, self.turn_limit_ms)
-        };
-        Duration::from_millis(ms).min(clock.ceiling())
+        self.clock.search(flag_ms)
     }
 
     /// Searches `horizon` moves of `state` for at most the scaled `flag_ms` (see
     /// [`RushTurn::budget`]), ending no later than the turn, with `attack` landing after the
     /// first move.
     fn search(&self, state: &PlayerState, (horizon, flag_ms): (usize, u64), attack: i64) -> Fires {
-        let deadline = (Instant::now() + self.budget(flag_ms)).min(self.turn_end);
+        let deadline = self.clock.deadline(self.budget(flag_ms));
         let config = ChokudaiConfig {
             horizon,
             deadline: Some(deadline),
@@ -139,16 +123,21 @@ impl<N: Neighbourhood> RushPlayer<N> {
 
     /// This turn's clock and searches; all of them end within the opening plan's time.
     fn planner<'v, 'a>(&self, view: &'v Position<'a>, start: Instant) -> RushTurn<'v, 'a, N> {
-        let mut turn = RushTurn {
+        let late = if self.late_game {
+            LateTime::Share {
+                floor_ms: 0,
+                fixed_work: false,
+            }
+        } else {
+            LateTime::Fixed(SHORT_MS)
+        };
+        RushTurn {
             view,
-            turn_limit_ms: self.turn_limit_ms,
+            clock: TurnClock::of(view, self.turn_limit_ms, start).with_late(late),
             seed: self.seed,
             late_game: self.late_game,
-            turn_end: start,
             neighbours: PhantomData,
-        };
-        turn.turn_end = start + turn.budget(RUSH_OPENING.1);
-        turn
+        }
     }
 
     fn decide(&mut self, view: &Position<'_>, start: Instant) -> (Action, Why) {
@@ -193,6 +182,7 @@ mod tests {
     use crate::params::{ClockFlags, RuleFlags, RushFlags};
     use crate::player::plan_rules::{Plan, REPLAN, SPIKE_EARLY};
     use crate::search::potential::erase_potential;
+    use crate::search::timeman::{Clock, LATE_SHARE, RESERVE_MS};
     use crate::sim::{Field, PreparedPack, Shift};
     use ysai_tables::chain_ojama as ojama_of;
 

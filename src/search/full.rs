@@ -28,6 +28,11 @@ const DECISIVE_CHAIN: u32 = 10;
 /// An enemy that has already sent this much on a line is assumed unable to attack again.
 const SPENT_ATTACK: i64 = 6;
 
+/// The trusted window (the qualifier's): turns before this one play the first plan without a
+/// full search; from it on, the full search weighs every move (the original's turn and ysai's
+/// alike).
+pub const TRUSTED_TURNS: usize = 8;
+
 /// How the enemy is modelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EnemyModel {

@@ -14,17 +14,15 @@ use crate::search::beam::{
 };
 use crate::search::enemy::{self, EnemyLine, StatusTable, ANY};
 use crate::search::eval::{terms, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
-use crate::search::full::{FullSearch, FullSearchConfig, RootValues, LOST};
+use crate::search::full::{FullSearch, FullSearchConfig, RootValues, LOST, TRUSTED_TURNS};
 use crate::search::greedy::survives;
 use crate::search::plan::TrackedPlan;
-use crate::search::timeman::{at_turn_limit, search_depths, Clock, RESERVE_MS};
+use crate::search::timeman::{search_depths, TurnClock};
 use crate::search::tt::TranspositionTable;
 use crate::search::widen::BeamNote;
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
-/// Turns before this one play the first plan without a search (the qualifier's window).
-const TRUSTED_PLAN_TURNS: usize = 8;
 /// "Not reachable" in the earliest-chain tables of the skill decision.
 const NEVER: usize = 1000;
 /// The counter analysis runs only when my best chain now is at least this long.
@@ -235,15 +233,15 @@ impl<N: Neighbourhood> Decider<N> {
 
     /// Whether the clock allows beams: the original's 30 s reserve, scaled to the turn limit.
     fn beams_allowed(&self, pos: &Position<'_>) -> bool {
-        let reserve = at_turn_limit(RESERVE_MS, self.config.turn_limit_ms);
-        pos.time_left_ms >= reserve as i64
+        TurnClock::of(pos, self.config.turn_limit_ms, Instant::now()).above_reserve()
     }
 
     /// Limits a helper beam to its time flag scaled to the clock, and to `--beam-nodes` if
     /// set (which makes the whole decision reproducible).
     fn limit(&self, pos: &Position<'_>, config: &mut BeamConfig, flag_ms: u64) {
-        config.deadline =
-            Some(Instant::now() + Clock::of(pos, self.config.turn_limit_ms).budget(flag_ms));
+        config.deadline = Some(
+            TurnClock::of(pos, self.config.turn_limit_ms, Instant::now()).scaled_deadline(flag_ms),
+        );
         if let Some(nodes) = self.config.beam_nodes {
             config.node_budget = Some(nodes);
         }
@@ -281,7 +279,7 @@ impl<N: Neighbourhood> Decider<N> {
             self.first_plan(pos, start);
         }
         let planned = self.planned_move(pos);
-        if let Some(action) = planned.filter(|_| pos.turn < TRUSTED_PLAN_TURNS) {
+        if let Some(action) = planned.filter(|_| pos.turn < TRUSTED_TURNS) {
             decision.action = action;
             decision.reason = Reason::Plan;
             return self.finish(decision, start, had_plan);
@@ -290,8 +288,8 @@ impl<N: Neighbourhood> Decider<N> {
         let counter = decision.counter.unwrap_or_default();
         // The search's flag is the turn limit, scaled like every flag: at a short time control
         // that is scaled twice, which keeps long games inside the clock.
-        let deadline =
-            Clock::of(pos, self.config.turn_limit_ms).deadline(start, self.config.turn_limit_ms);
+        let deadline = TurnClock::of(pos, self.config.turn_limit_ms, start)
+            .scaled_deadline(self.config.turn_limit_ms);
         let (my_depth, enemy_depth) = self.depths(pos);
         let unsearched = |mut decision: Decision| {
             (decision.action, decision.reason) = (survival_move::<N>(pos), Reason::Survival);
@@ -395,8 +393,10 @@ impl<N: Neighbourhood> Decider<N> {
     /// The first beam (§9a.3): the plan, followed until `firstbeamdepth`.
     fn first_plan(&mut self, pos: &Position<'_>, start: Instant) {
         let mut config = self.config.first_beam.clone();
-        config.deadline =
-            Some(Clock::of(pos, self.config.turn_limit_ms).deadline(start, self.config.first_ms));
+        config.deadline = Some(
+            TurnClock::of(pos, self.config.turn_limit_ms, start)
+                .scaled_deadline(self.config.first_ms),
+        );
         let root = beam_root(pos.me, pos.opponent, pos.packs);
         let result = self.beam("first", root, &config);
         let reach = result

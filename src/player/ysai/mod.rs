@@ -13,14 +13,12 @@
 //! original` plays the 2019 program's own turn instead ([`super::original`]). The searches
 //! live in `search/` and never call back here.
 
-mod budget;
 mod exchange;
 mod guard;
 
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
-pub use budget::Budget;
 pub use exchange::Reading;
 pub use guard::{overrule, Guard, Overrule, Weighing};
 
@@ -28,8 +26,9 @@ use super::plan_rules::{Plan, PlanRules, Planner, RulesConfig, Search, Threats, 
 use super::Player;
 use crate::search::beam::{BeamConfig, BeamEval, BeamRoot, HeightCutoff, Injection};
 use crate::search::fire::Fires;
-use crate::search::full::FullSearchConfig;
+use crate::search::full::{FullSearchConfig, TRUSTED_TURNS};
 use crate::search::greedy::best_move;
+use crate::search::timeman::TurnClock;
 use crate::search::widen::{search_fires, BeamNote, PlanSearch};
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::Position;
@@ -65,8 +64,6 @@ const OPTION_OJAMA: i64 = 33;
 /// A plan search's widths (per depth, per chain bucket) when the clock leaves only fixed work:
 /// a few milliseconds a beam, and still a plan where the greedy move would build nothing.
 const FIXED_WIDTHS: (usize, usize) = (24, 12);
-/// From this turn on the full search weighs every move (the original's trusted window).
-pub const GUARD_FROM_TURN: usize = 8;
 /// What one turn did, for `-tm` (and tests).
 #[derive(Clone, Debug)]
 pub struct TurnReport {
@@ -121,7 +118,7 @@ pub struct Ysai<N: Neighbourhood> {
 /// One turn's working state: its clock and the beams it ran.
 struct Turn<'v, 'a> {
     view: &'v Position<'a>,
-    budget: Budget,
+    clock: TurnClock,
     beams: Vec<BeamNote>,
     reading: Option<Reading>,
 }
@@ -156,13 +153,13 @@ impl<N: Neighbourhood> Ysai<N> {
     /// Decides this turn's move.
     pub fn turn(&mut self, view: &Position<'_>) -> TurnReport {
         let start = Instant::now();
-        let mut budget = Budget::new(view.time_left_ms, self.turn_limit_ms, start);
-        if let Some(&(_, guard_ms)) = self.guard.as_ref().filter(|_| view.turn >= GUARD_FROM_TURN) {
-            budget = budget.keeping_guard(guard_ms);
+        let mut clock = TurnClock::of(view, self.turn_limit_ms, start);
+        if let Some(&(_, guard_ms)) = self.guard.as_ref().filter(|_| view.turn >= TRUSTED_TURNS) {
+            clock = clock.keeping_guard(guard_ms);
         }
         let mut turn = Turn {
             view,
-            budget,
+            clock,
             beams: Vec::new(),
             reading: None,
         };
@@ -221,7 +218,7 @@ impl<N: Neighbourhood> Ysai<N> {
     /// changed) when no exchange is on, the reader is off or the clock leaves only fixed work.
     fn read_exchange(&mut self, turn: &mut Turn<'_, '_>) -> bool {
         let view = turn.view;
-        if !self.exchange || view.turn < READ_FROM_TURN || turn.budget.fixed_work() {
+        if !self.exchange || view.turn < READ_FROM_TURN || turn.clock.fixed_work() {
             return false;
         }
         let plan = self
@@ -342,8 +339,8 @@ impl<N: Neighbourhood> Ysai<N> {
     /// The full search of this turn, in the time kept for it, if any.
     fn weigh(&self, turn: &Turn<'_, '_>) -> Option<Weighing> {
         let (guard, _) = self.guard.as_ref()?;
-        let deadline = turn.budget.guard_deadline()?;
-        guard.weigh::<N>(turn.view, deadline, turn.budget.guard_fixed)
+        let deadline = turn.clock.guard_deadline()?;
+        guard.weigh::<N>(turn.view, deadline, turn.clock.guard_fixed)
     }
 }
 
@@ -362,7 +359,7 @@ impl BeamPlans {
         injection: Option<(usize, i64)>,
         first_move: Option<Action>,
     ) -> Fires {
-        let fixed = turn.budget.fixed_work();
+        let fixed = turn.clock.fixed_work();
         let widths = match kind {
             _ if fixed => FIXED_WIDTHS,
             Search::Open => self.opening,
@@ -382,7 +379,7 @@ impl BeamPlans {
         let search = PlanSearch {
             beam,
             target_ojama,
-            deadline: turn.budget.deadline(turn.budget.search(flag_ms)),
+            deadline: turn.clock.deadline(turn.clock.search(flag_ms)),
             widen: self.nodes.is_none() && !fixed && kind != Search::Race,
         };
         let (fires, notes) = search_fires::<N>(kind.label(), root, &search);
@@ -452,11 +449,11 @@ impl<N: Neighbourhood> Planner for TurnPlanner<'_, '_, '_, '_, N> {
     }
 
     fn spare(&self) -> bool {
-        self.turn.budget.above_reserve()
+        self.turn.clock.above_reserve()
     }
 
     fn can_refine(&self) -> bool {
-        !self.turn.budget.fixed_work()
+        !self.turn.clock.fixed_work()
     }
 }
 
