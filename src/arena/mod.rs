@@ -12,6 +12,7 @@
 //! and stdout.
 
 pub mod args;
+mod charts;
 pub mod check;
 pub mod compact;
 pub mod html;
