@@ -20,6 +20,7 @@ pub mod packs;
 pub mod pages;
 pub mod process;
 pub mod rebuild;
+pub mod record;
 pub mod referee;
 pub mod replay;
 pub mod report;
