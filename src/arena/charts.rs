@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use super::referee::BIG_CHAIN;
 use super::results::GameLine;
-use super::runner::number;
 use super::stats::{Elo, Sprt, Wdl};
+use super::verdict::number;
 
 /// One colour per player, as in the replay page.
 pub(super) const PLAYER_COLOURS: [&str; 2] = ["#6cb4ff", "#ff9a6c"];

@@ -29,6 +29,7 @@ pub mod runner;
 pub mod standings;
 pub mod stats;
 pub mod tournament;
+pub mod verdict;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -216,7 +217,7 @@ fn match_command(args: &ArenaArgs) -> Result<ExitCode, String> {
     runner::install_interrupt_handler();
     let outcome = runner::run(&config)?;
     match config.lineup.tournament {
-        None => emit(&runner::verdict(&outcome.wdl, config.sprt.as_ref())),
+        None => emit(&verdict::verdict(&outcome.wdl, config.sprt.as_ref())),
         Some(kind) => emit(&outcome.standings.text(Some(kind))),
     }
     if outcome.interrupted {
@@ -267,7 +268,7 @@ fn stats_command(files: &[PathBuf], sprt: Option<&stats::Sprt>) -> Result<ExitCo
         return Ok(ExitCode::SUCCESS);
     }
     let sprt = verdict_sprt(sprt, &merged.games)?.map(|(sprt, _)| sprt);
-    emit(&runner::verdict(&merged.wdl, sprt.as_ref()));
+    emit(&verdict::verdict(&merged.wdl, sprt.as_ref()));
     emit(&reasons_summary(&merged.games));
     emit(&players_summary(&merged.games));
     emit(&big_chains_summary(&merged.games));

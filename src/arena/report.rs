@@ -12,10 +12,10 @@ use std::fmt::Write as _;
 use super::charts::*;
 use super::referee::{Reason, BIG_CHAIN};
 use super::results::{GameLine, RunInfo};
-use super::runner::verdict;
 use super::standings::{kind_of, Standings, CROSS_LEFT, RANKING_LEFT};
 use super::stats::{Elo, Sprt};
 use super::tournament::TournamentKind;
+use super::verdict::verdict;
 
 /// The SPRT a report runs when none is given.
 pub const DEFAULT_SPRT: &str = "elo0=0,elo1=20";
