@@ -130,7 +130,7 @@ pub struct Params {
     pub input: InputFlags,
     #[command(flatten)]
     pub turn: TurnFlags,
-    // `--help` lists `-ut` and `-ai` (declared in `cli.rs`) between `--threads` and
+    // `--help` lists `-ut` and `-ai` (declared in `cli/mod.rs`) between `--threads` and
     // `--neighbours`, hence the explicit display order of this group.
     /// `--threads N`: worker threads; 0 (the default) = all cores. The original `-ut` also
     /// means all cores.
