@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::time::Duration;
 use ysai::bitboard::BACKEND;
 use ysai::params::{OpeningBeamFlags, Params};
-use ysai::policy::original::Decider;
+use ysai::player::original::Decider;
 use ysai::sim::Shift;
 
 const SNAPSHOTS: [&str; 4] = ["dead", "error", "segfault", "segfault1"];
@@ -43,7 +43,7 @@ fn turns(c: &mut Criterion) {
         let snapshot = Snapshot::load(name);
         group.bench_function(name, |b| {
             b.iter_batched(
-                || Decider::<Shift>::new(&params),
+                || Decider::<Shift>::new(&params.original_player()),
                 |mut decider| pool.install(|| decider.decide(&snapshot.position())),
                 BatchSize::PerIteration,
             )

@@ -87,7 +87,7 @@ pub fn run_script(flags: &[String]) -> String {
     }
     format!(
         "#!/bin/sh\n# {} packaged by `ysai package`.\ncd \"$(dirname \"$0\")\" || exit 1\n{command}\n",
-        crate::play::NAME
+        crate::build_info::NAME
     )
 }
 

@@ -6,10 +6,10 @@ use crate::params::{
     PlayerKind, RuleFlags, RushFlags, SearchFlags, TurnBeamFlags, TurnBeamLimitFlags, TurnFlags,
     TurnLogFlags, COMPATIBILITY_FLAGS,
 };
+use crate::player::Ysai;
 use crate::player::{
     BeamPlayer, CounterPlayer, Greedy, OriginalPlayer, Player, RandomPlayer, RushPlayer,
 };
-use crate::policy::Ysai;
 use crate::protocol::{Event, PlayerView, Reader, TurnInput, Writer};
 use crate::sim::{
     Action, Field, FieldError, Neighbourhood, PlayerState, Position, PreparedPack, PACKS_PER_GAME,
@@ -20,23 +20,7 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::sync::OnceLock;
 
-/// The name line the AI prints first: version and commit, so that every game, replay and
-/// result can be traced to the source that played it (e.g. `ysai-0.1.0-1a2b3c4`).
-pub const NAME: &str = concat!("ysai-", env!("CARGO_PKG_VERSION"), "-", env!("YSAI_COMMIT"));
-
-/// Where this binary came from: version, commit, tier and the CPU features it was compiled for.
-pub fn build() -> String {
-    let features = env!("YSAI_TARGET_FEATURES");
-    let features = if features.is_empty() {
-        "no extensions"
-    } else {
-        features
-    };
-    format!(
-        "{NAME}, tier {}, compiled for {features}",
-        env!("YSAI_TIER")
-    )
-}
+pub use crate::build_info::{build, NAME};
 
 /// The groups of flags the player of `params` reads. A flag outside every group (the
 /// engine's: threads, neighbour lookup, seed, `-ai`, `-ut`) is read by every player.
@@ -259,10 +243,12 @@ fn make_player<N: Neighbourhood>(params: &Params) -> Box<dyn Player> {
     match params.player {
         PlayerKind::Random => Box::new(RandomPlayer::new(params.seed)),
         PlayerKind::Greedy => Box::new(Greedy::<N>::default()),
-        PlayerKind::Beam => Box::new(BeamPlayer::<N>::new(params)),
-        PlayerKind::Full if params.plays_original() => Box::new(OriginalPlayer::<N>::new(params)),
-        PlayerKind::Full => Box::new(Ysai::<N>::new(params)),
-        PlayerKind::Rush => Box::new(RushPlayer::<N>::new(params)),
+        PlayerKind::Beam => Box::new(BeamPlayer::<N>::new(params.beam_player())),
+        PlayerKind::Full if params.plays_original() => {
+            Box::new(OriginalPlayer::<N>::new(params.original_player()))
+        }
+        PlayerKind::Full => Box::new(Ysai::<N>::new(params.ysai())),
+        PlayerKind::Rush => Box::new(RushPlayer::<N>::new(params.rush_player())),
         PlayerKind::Counter => Box::new(CounterPlayer::<N>::new(params.counter_player())),
     }
 }

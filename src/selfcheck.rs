@@ -415,11 +415,7 @@ fn random_action<N: Neighbourhood>(
 }
 
 fn longest_chain_action<N: Neighbourhood>(state: &PlayerState, pack: &PreparedPack) -> Action {
-    let chains = |action: Action| {
-        let mut next = *state;
-        next.drop_pending_ojama();
-        next.act::<N>(pack, action).chains
-    };
+    let chains = |action: Action| state.play::<N>(pack, action).1.chains;
     *Action::drops()
         .iter()
         .max_by_key(|&&action| chains(action))
@@ -538,7 +534,7 @@ fn compare_fields(fast: &PlayerState, naive: &OracleField) -> Option<String> {
 pub fn build_description(tool: &str) -> String {
     format!(
         "{} {tool}: bitboard backend {}, gravity {}, chains on {}, CPU features: {}, {} threads",
-        crate::play::build(),
+        crate::build_info::build(),
         crate::bitboard::BACKEND,
         crate::bitboard::COMPRESS_BACKEND,
         crate::bitboard::CHAIN_BOARDS,

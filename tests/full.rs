@@ -9,7 +9,7 @@ use ysai::params::{
     ClockFlags, DetailFlags, HelperBeamFlags, OpeningBeamFlags, Params, SearchFlags,
     TurnBeamLimitFlags,
 };
-use ysai::policy::original::{Decider, Reason};
+use ysai::player::original::{Decider, Reason};
 use ysai::search::plan::TrackedPlan;
 use ysai::sim::{Action, PlayerState, Shift};
 
@@ -61,7 +61,7 @@ fn decide(s: &Snapshot, params: &Params, threads: usize) -> (Action, Reason) {
         .build()
         .unwrap();
     pool.install(|| {
-        let d = Decider::<Shift>::new(params).decide(&s.position());
+        let d = Decider::<Shift>::new(&params.original_player()).decide(&s.position());
         (d.action, d.reason)
     })
 }
@@ -122,7 +122,7 @@ fn the_reported_line_ends_in_the_value_of_the_move() {
     let mut checked = 0;
     for name in SNAPSHOTS {
         let s = Snapshot::load(name);
-        let mut decider = Decider::<Shift>::new(&params);
+        let mut decider = Decider::<Shift>::new(&params.original_player());
         let d = decider.decide(&s.position());
         // A trusted plan move and a lost position need no search, hence no line.
         let Some(detail) = d.detail else {

@@ -2,11 +2,11 @@
 
 use std::path::PathBuf;
 
-use clap::{ArgAction, Args, Subcommand};
+use clap::{ArgAction, Args, Subcommand, ValueEnum};
+use serde::{Deserialize, Serialize};
 
 use super::referee::TimeControl;
 use super::stats::Sprt;
-use super::tournament::TournamentKind;
 use crate::flag_values::{whole, within};
 
 /// `ysai arena`: play a match, or work with its results and replays.
@@ -169,6 +169,34 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
         return Err(bad());
     }
     Ok(Shard { index, count })
+}
+
+/// How the engines of a tournament meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TournamentKind {
+    /// The first engine against each of the others.
+    Gauntlet,
+    /// Every engine against every other.
+    RoundRobin,
+}
+
+impl TournamentKind {
+    /// The kind as `--tournament` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TournamentKind::Gauntlet => "gauntlet",
+            TournamentKind::RoundRobin => "round-robin",
+        }
+    }
+
+    /// The kind as a heading says it.
+    pub fn title(self) -> &'static str {
+        match self {
+            TournamentKind::Gauntlet => "Gauntlet",
+            TournamentKind::RoundRobin => "Round robin",
+        }
+    }
 }
 
 #[cfg(test)]

@@ -266,14 +266,9 @@ fn check_position(
 /// The longest chain `before` could fire this turn with `pack`, trying every legal action
 /// after the ojama row falls.
 fn longest_chain(before: &PlayerState, pack: &PreparedPack) -> u32 {
-    let mut start = *before;
-    start.drop_pending_ojama();
-    start
+    before
         .legal_actions()
-        .map(|action| {
-            let mut after = start;
-            after.act::<Shift>(pack, action).chains
-        })
+        .map(|action| before.play::<Shift>(pack, action).1.chains)
         .max()
         .unwrap_or(0)
 }

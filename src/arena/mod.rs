@@ -12,12 +12,15 @@
 //! and stdout.
 
 pub mod args;
+mod charts;
 pub mod check;
 pub mod compact;
 pub mod html;
 pub mod packs;
 pub mod pages;
 pub mod process;
+pub mod rebuild;
+pub mod record;
 pub mod referee;
 pub mod replay;
 pub mod report;
@@ -26,6 +29,7 @@ pub mod runner;
 pub mod standings;
 pub mod stats;
 pub mod tournament;
+pub mod verdict;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -213,7 +217,7 @@ fn match_command(args: &ArenaArgs) -> Result<ExitCode, String> {
     runner::install_interrupt_handler();
     let outcome = runner::run(&config)?;
     match config.lineup.tournament {
-        None => emit(&runner::verdict(&outcome.wdl, config.sprt.as_ref())),
+        None => emit(&verdict::verdict(&outcome.wdl, config.sprt.as_ref())),
         Some(kind) => emit(&outcome.standings.text(Some(kind))),
     }
     if outcome.interrupted {
@@ -264,7 +268,7 @@ fn stats_command(files: &[PathBuf], sprt: Option<&stats::Sprt>) -> Result<ExitCo
         return Ok(ExitCode::SUCCESS);
     }
     let sprt = verdict_sprt(sprt, &merged.games)?.map(|(sprt, _)| sprt);
-    emit(&runner::verdict(&merged.wdl, sprt.as_ref()));
+    emit(&verdict::verdict(&merged.wdl, sprt.as_ref()));
     emit(&reasons_summary(&merged.games));
     emit(&players_summary(&merged.games));
     emit(&big_chains_summary(&merged.games));
@@ -578,7 +582,7 @@ fn load_replay(args: &ReplayArgs) -> Result<Shown, String> {
     let line = game_line(&loaded.games, game, args.pairing.as_deref())
         .map_err(|e| format!("{}: {e}", file.display()))?
         .clone();
-    let replay = compact::rebuild(&line, args.packs.as_deref())
+    let replay = rebuild::rebuild(&line, args.packs.as_deref())
         .map_err(|e| format!("{}: {e}", file.display()))?;
     Ok(Shown {
         replay,

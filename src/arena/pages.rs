@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use super::html::{self, GameLink, GamePage, PageContext};
 use super::results::GameLine;
 use super::runner::{files_dir, game_file, game_file_name};
-use super::{compact, replay};
+use super::{rebuild, replay};
 
 /// What the directory of a report's pages adds to the report's name.
 const PAGES_SUFFIX: &str = "-replays";
@@ -179,7 +179,7 @@ fn game_page(dirs: &[PathBuf], line: &GameLine) -> Option<GamePage> {
         .find(|f| f.is_file());
     let replay = match file {
         Some(file) => replay::Replay::load(&file),
-        None if line.record.is_some() => compact::rebuild(line, None),
+        None if line.record.is_some() => rebuild::rebuild(line, None),
         None => return None,
     };
     match replay.and_then(|r| GamePage::new(&r)) {

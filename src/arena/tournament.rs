@@ -3,38 +3,8 @@
 //! of them that meet. Every pairing is played as a match of two is: game k on the packs of
 //! game k, the pairing's first engine as p0.
 
-use clap::ValueEnum;
-use serde::{Deserialize, Serialize};
-
 use super::args::ArenaArgs;
-
-/// How the engines of a tournament meet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TournamentKind {
-    /// The first engine against each of the others.
-    Gauntlet,
-    /// Every engine against every other.
-    RoundRobin,
-}
-
-impl TournamentKind {
-    /// The kind as `--tournament` takes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            TournamentKind::Gauntlet => "gauntlet",
-            TournamentKind::RoundRobin => "round-robin",
-        }
-    }
-
-    /// The kind as a heading says it.
-    pub fn title(self) -> &'static str {
-        match self {
-            TournamentKind::Gauntlet => "Gauntlet",
-            TournamentKind::RoundRobin => "Round robin",
-        }
-    }
-}
+pub use super::args::TournamentKind;
 
 /// An engine: what it is called, and the command that runs it.
 #[derive(Clone, Debug, PartialEq, Eq)]

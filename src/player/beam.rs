@@ -7,36 +7,51 @@ use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 use super::Player;
-use crate::params::Params;
+use crate::search::beam::{BeamConfig, TurnBeam};
 use crate::search::greedy::survives;
 use crate::search::plan::TrackedPlan;
-use crate::search::timeman::Clock;
+use crate::search::timeman::TurnClock;
 use crate::search::{beam_search, BeamRoot};
 use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
 /// Below this budget a per-turn beam is not worth starting.
 const MIN_BEAM: Duration = Duration::from_millis(10);
 
+/// What the beam player reads: its two beams and their times, the chain it fires, the turn
+/// limit.
+#[derive(Clone, Debug)]
+pub struct BeamPlayerConfig {
+    /// The first beam (turn 0) and its time at the qualifier's clock (scaled).
+    pub first: BeamConfig,
+    pub first_ms: u64,
+    /// The per-turn beam and its time.
+    pub turn: TurnBeam,
+    pub turn_ms: u64,
+    /// A chain this long fires as soon as some move can fire it.
+    pub fire_chain: u32,
+    pub turn_limit_ms: u64,
+}
+
 pub struct BeamPlayer<N: Neighbourhood> {
-    params: Params,
+    config: BeamPlayerConfig,
     plan: Option<TrackedPlan>,
     neighbours: PhantomData<N>,
 }
 
 impl<N: Neighbourhood> BeamPlayer<N> {
-    pub fn new(params: &Params) -> Self {
+    pub fn new(config: BeamPlayerConfig) -> Self {
         BeamPlayer {
-            params: params.clone(),
+            config,
             plan: None,
             neighbours: PhantomData,
         }
     }
 
     fn first_plan(&mut self, view: &Position<'_>, start: Instant) {
-        let mut config = self.params.first_beam();
+        let mut config = self.config.first.clone();
         config.deadline = Some(
-            Clock::of(view, self.params.clock.turn_limit_ms)
-                .deadline(start, self.params.opening.first_time_limit_ms),
+            TurnClock::of(view, self.config.turn_limit_ms, start)
+                .scaled_deadline(self.config.first_ms),
         );
         let result = beam_search::<N>(root(view), &config);
         self.plan = Some(TrackedPlan::new::<N>(
@@ -53,9 +68,9 @@ impl<N: Neighbourhood> BeamPlayer<N> {
         start: Instant,
         first_move_chain: u32,
     ) -> Option<Action> {
-        let mut config = self.params.turn_beam(first_move_chain);
-        let budget = Clock::of(view, self.params.clock.turn_limit_ms)
-            .budget(self.params.turn_beam_limits.next_beam_time_ms);
+        let mut config = self.config.turn.for_chain(first_move_chain);
+        let budget =
+            TurnClock::of(view, self.config.turn_limit_ms, start).scaled(self.config.turn_ms);
         if budget < MIN_BEAM && config.node_budget.is_none() {
             return None;
         }
@@ -75,11 +90,8 @@ fn root<'a>(view: &Position<'a>) -> BeamRoot<'a> {
 /// My largest chain this turn among the drops that survive, and a drop that fires it.
 fn best_chain<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack) -> (u32, Action) {
     let mut best = (0, Action::drops()[0]);
-    let mut state = *me;
-    state.drop_pending_ojama();
     for &action in Action::drops() {
-        let mut after = state;
-        let result = after.act::<N>(pack, action);
+        let (_, result) = me.play::<N>(pack, action);
         if !result.dead && result.chains > best.0 {
             best = (result.chains, action);
         }
@@ -95,7 +107,7 @@ impl<N: Neighbourhood> Player for BeamPlayer<N> {
             self.first_plan(view, start);
         }
         let (chain, fire) = best_chain::<N>(view.me, pack);
-        if chain >= self.params.target_chain() {
+        if chain >= self.config.fire_chain {
             return fire;
         }
         let planned = self

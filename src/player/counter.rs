@@ -15,7 +15,7 @@ use crate::search::beam::{search as beam_search, BeamConfig, BeamResult, BeamRoo
 use crate::search::fire::Fires;
 use crate::search::greedy::survives;
 use crate::search::plan::TrackedPlan;
-use crate::search::timeman::Clock;
+use crate::search::timeman::TurnClock;
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
@@ -97,7 +97,8 @@ impl<N: Neighbourhood> CounterPlayer<N> {
             (&self.config.beam, TURN_MS)
         };
         let mut beam = beam.clone();
-        beam.deadline = Some(Clock::of(view, self.config.turn_limit_ms).deadline(start, flag_ms));
+        beam.deadline =
+            Some(TurnClock::of(view, self.config.turn_limit_ms, start).scaled_deadline(flag_ms));
         beam.fit_deadline = Some(beam.depth);
         let root = BeamRoot {
             state: *view.me,
@@ -126,13 +127,10 @@ fn build_line(result: &BeamResult) -> Vec<Action> {
 
 /// My longest chain this turn among the moves that survive it, and a move that fires it.
 fn best_chain<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack) -> Option<(u32, Action)> {
-    let mut state = *me;
-    state.drop_pending_ojama();
     me.legal_actions()
         .filter_map(|action| {
-            let mut after = state;
-            let result = after.act::<N>(pack, action);
-            (!result.dead && result.chains > 0).then_some((result.chains, action))
+            let (_, result) = me.try_play::<N>(pack, action)?;
+            (result.chains > 0).then_some((result.chains, action))
         })
         .max_by_key(|&(chains, action)| (chains, std::cmp::Reverse(action.index())))
 }

@@ -4,18 +4,19 @@
 mod beam;
 mod counter;
 pub mod greedy;
-mod original;
+pub mod original;
+pub mod plan_rules;
 mod random;
-mod report;
 pub mod rush;
-mod ysai;
+pub mod ysai;
 
-pub use beam::BeamPlayer;
+pub use beam::{BeamPlayer, BeamPlayerConfig};
 pub use counter::{CounterConfig, CounterPlayer};
 pub use greedy::Greedy;
 pub use original::OriginalPlayer;
 pub use random::RandomPlayer;
 pub use rush::RushPlayer;
+pub use ysai::Ysai;
 
 use crate::sim::{Action, Position};
 

@@ -9,25 +9,33 @@
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
+use super::plan_rules::{PlanRules, Planner, RulesConfig, Search, Why};
+use super::ysai::{turn_line, TurnReport};
 use super::Player;
-use crate::params::Params;
-use crate::policy::plan_rules::{PlanRules, Planner, Search};
-use crate::policy::{turn_line, TurnReport, Why};
 use crate::search::chokudai::{search, ChokudaiConfig};
 use crate::search::fire::Fires;
 use crate::search::greedy::best_move;
-use crate::search::timeman::{at_turn_limit, Clock, RESERVE_MS};
+use crate::search::timeman::{LateTime, TurnClock, TURN_MS};
 use crate::sim::{Action, Neighbourhood, PlayerState, Position};
 
 /// The opening plan's horizon and time, at the qualifier's 180 s + 20 s clock (scaled, as
 /// every budget of this project is).
-pub const RUSH_OPENING: (usize, u64) = (13, 18_000);
-/// Below the reserve ([`RESERVE_MS`]), every search gets a second (scaled to the turn limit:
+pub const RUSH_OPENING: (usize, u64) = (13, TURN_MS);
+/// Below the reserve ([`crate::search::timeman::RESERVE_MS`]), every search gets a second (scaled to the turn limit:
 /// the champion's fixed second, not a share of the time left) and no counter or
 /// anti-counter search runs.
 const SHORT_MS: u64 = 1_000;
-/// `--late-game`: below the reserve a search takes this share of the time left instead.
-const LATE_SHARE: u64 = 8;
+
+/// What the rush partner reads: the clock, the seed of its searches' tie-breaks, `-tm`,
+/// `--late-game`, and its rules (the champion's, as switched).
+#[derive(Clone, Debug)]
+pub struct RushConfig {
+    pub turn_limit_ms: u64,
+    pub seed: u64,
+    pub report: bool,
+    pub late_game: bool,
+    pub rules: RulesConfig,
+}
 
 pub struct RushPlayer<N: Neighbourhood> {
     turn_limit_ms: u64,
@@ -41,46 +49,32 @@ pub struct RushPlayer<N: Neighbourhood> {
 /// The rush partner's clock and searches on one turn.
 struct RushTurn<'v, 'a, N> {
     view: &'v Position<'a>,
-    turn_limit_ms: u64,
+    /// Below the reserve a search gets the champion's second, or with `--late-game` a share
+    /// of the time left; no search of the turn ends past the opening plan's time.
+    clock: TurnClock,
     seed: u64,
     late_game: bool,
-    /// No search of the turn ends later.
-    turn_end: Instant,
     neighbours: PhantomData<N>,
 }
 
 impl<N: Neighbourhood> RushTurn<'_, '_, N> {
-    /// The time kept back from counter rules and full-length plans, scaled to the turn limit.
-    fn reserve_ms(&self) -> u64 {
-        at_turn_limit(RESERVE_MS, self.turn_limit_ms)
-    }
-
     /// Enough time left for the counter rules and full-length plans.
     fn time_to_spare(&self) -> bool {
-        self.view.time_left_ms >= self.reserve_ms() as i64
+        self.clock.above_reserve()
     }
 
     /// How long a search with time flag `flag_ms` may take: the flag scaled to the clock.
     /// Below the reserve, whatever the flag: the short search, or with `--late-game` a share
     /// of the time left.
     fn budget(&self, flag_ms: u64) -> Duration {
-        let clock = Clock::of(self.view, self.turn_limit_ms);
-        if self.time_to_spare() {
-            return clock.budget(flag_ms);
-        }
-        let ms = if self.late_game {
-            self.view.time_left_ms.max(0) as u64 / LATE_SHARE
-        } else {
-            at_turn_limit(SHORT_MS, self.turn_limit_ms)
-        };
-        Duration::from_millis(ms).min(clock.ceiling())
+        self.clock.search(flag_ms)
     }
 
     /// Searches `horizon` moves of `state` for at most the scaled `flag_ms` (see
     /// [`RushTurn::budget`]), ending no later than the turn, with `attack` landing after the
     /// first move.
     fn search(&self, state: &PlayerState, (horizon, flag_ms): (usize, u64), attack: i64) -> Fires {
-        let deadline = (Instant::now() + self.budget(flag_ms)).min(self.turn_end);
+        let deadline = self.clock.deadline(self.budget(flag_ms));
         let config = ChokudaiConfig {
             horizon,
             deadline: Some(deadline),
@@ -116,29 +110,34 @@ impl<N: Neighbourhood> Planner for RushTurn<'_, '_, N> {
 }
 
 impl<N: Neighbourhood> RushPlayer<N> {
-    pub fn new(params: &Params) -> Self {
+    pub fn new(config: RushConfig) -> Self {
         RushPlayer {
-            turn_limit_ms: params.clock.turn_limit_ms,
-            seed: params.seed,
-            report: params.log.turn_debug_msg,
-            late_game: params.rush.rush_late_game,
-            rules: PlanRules::new(params.rush_rules()),
+            turn_limit_ms: config.turn_limit_ms,
+            seed: config.seed,
+            report: config.report,
+            late_game: config.late_game,
+            rules: PlanRules::new(config.rules),
             neighbours: PhantomData,
         }
     }
 
     /// This turn's clock and searches; all of them end within the opening plan's time.
     fn planner<'v, 'a>(&self, view: &'v Position<'a>, start: Instant) -> RushTurn<'v, 'a, N> {
-        let mut turn = RushTurn {
+        let late = if self.late_game {
+            LateTime::Share {
+                floor_ms: 0,
+                fixed_work: false,
+            }
+        } else {
+            LateTime::Fixed(SHORT_MS)
+        };
+        RushTurn {
             view,
-            turn_limit_ms: self.turn_limit_ms,
+            clock: TurnClock::of(view, self.turn_limit_ms, start).with_late(late),
             seed: self.seed,
             late_game: self.late_game,
-            turn_end: start,
             neighbours: PhantomData,
-        };
-        turn.turn_end = start + turn.budget(RUSH_OPENING.1);
-        turn
+        }
     }
 
     fn decide(&mut self, view: &Position<'_>, start: Instant) -> (Action, Why) {
@@ -179,11 +178,11 @@ impl<N: Neighbourhood> Player for RushPlayer<N> {
 mod tests {
     use super::*;
     use crate::arena::packs::prepared;
+    use crate::params::Params;
     use crate::params::{ClockFlags, RuleFlags, RushFlags};
-    use crate::policy::plan_rules::{RulesConfig, REPLAN};
-    use crate::policy::rules::SPIKE_EARLY;
-    use crate::policy::Plan;
+    use crate::player::plan_rules::{Plan, REPLAN, SPIKE_EARLY};
     use crate::search::potential::erase_potential;
+    use crate::search::timeman::{Clock, LATE_SHARE, RESERVE_MS};
     use crate::sim::{Field, PreparedPack, Shift};
     use ysai_tables::chain_ojama as ojama_of;
 
@@ -204,7 +203,7 @@ mod tests {
             v.time_left_ms = left;
             v
         };
-        let player = RushPlayer::<Shift>::new(&params);
+        let player = RushPlayer::<Shift>::new(params.rush_player());
         let ms = |left| {
             let view = at(left);
             player
@@ -231,7 +230,7 @@ mod tests {
             },
             ..Params::default()
         };
-        let mut player = RushPlayer::<Shift>::new(&champion);
+        let mut player = RushPlayer::<Shift>::new(champion.rush_player());
         let now = Instant::now();
         v.time_left_ms = RESERVE_MS as i64;
         assert!(player.planner(&v, now).counters_allowed());
@@ -261,7 +260,7 @@ mod tests {
         rule: impl Fn(&mut PlanRules, &mut RushTurn<'_, '_, Shift>) -> bool,
     ) {
         for on in [true, false] {
-            let mut player = RushPlayer::<Shift>::new(&params(on));
+            let mut player = RushPlayer::<Shift>::new(params(on).rush_player());
             let mut planner = player.planner(view, Instant::now());
             assert_eq!(rule(&mut player.rules, &mut planner), on, "rule on: {on}");
             assert_eq!(player.rules.plan().is_some(), on, "rule on: {on}");

@@ -173,7 +173,11 @@ fn beam_player_fires_a_chain_of_the_target_size() {
         ..PlayerState::default()
     };
     let pack = Pack::new([0, 0], [0, 4]);
-    let action = choose(&mut BeamPlayer::<Shift>::new(&beam_params(2)), &me, pack);
+    let action = choose(
+        &mut BeamPlayer::<Shift>::new(beam_params(2).beam_player()),
+        &me,
+        pack,
+    );
     let mut after = me;
     let result = after.act::<Shift>(&PreparedPack::new(pack), action);
     assert_eq!(result.chains, 2, "chose {action}");
@@ -185,7 +189,7 @@ fn solo_game(
     packs: &[PreparedPack],
     turns: usize,
 ) -> Vec<(Action, PlayerState, u32)> {
-    let mut player = BeamPlayer::<Shift>::new(params);
+    let mut player = BeamPlayer::<Shift>::new(params.beam_player());
     let mut me = PlayerState::default();
     let opponent = PlayerState::default();
     let mut played = Vec::new();
@@ -198,8 +202,8 @@ fn solo_game(
             time_left_ms: 180_000,
         });
         assert!(me.is_legal(action));
-        me.drop_pending_ojama();
-        let result = me.act::<Shift>(&packs[turn], action);
+        let result;
+        (me, result) = me.play::<Shift>(&packs[turn], action);
         assert!(!result.dead, "turn {turn}: {action} loses");
         played.push((action, me, result.chains));
     }

@@ -77,27 +77,6 @@ struct Child {
     state: PlayerState,
 }
 
-/// Plays my move of a turn: the turn's ojama row, the move, my attack taken from my stock
-/// (the offset), then `injected` added. `None` if illegal or dead.
-pub fn step<N: Neighbourhood>(
-    state: &PlayerState,
-    pack: &PreparedPack,
-    action: Action,
-    injected: i64,
-) -> Option<(PlayerState, MoveResult)> {
-    let mut next = *state;
-    next.drop_pending_ojama();
-    if !next.is_legal(action) {
-        return None;
-    }
-    let result = next.act::<N>(pack, action);
-    if result.dead {
-        return None;
-    }
-    next.ojama = (next.ojama - result.ojama).max(0) + injected;
-    Some((next, result))
-}
-
 fn state_key(state: &PlayerState) -> u64 {
     WordHasher::default()
         .word(state.ojama as u64)
@@ -203,7 +182,8 @@ impl<N: Neighbourhood> Search<'_, N> {
         let mut state = self.root;
         for (depth, action) in self.path(index).into_iter().enumerate() {
             let injected = self.injected(depth);
-            state = step::<N>(&state, &self.packs[depth], action, injected)
+            state = state
+                .try_play_under::<N>(&self.packs[depth], action, injected)
                 .expect("a stored path was played before")
                 .0;
         }
@@ -231,7 +211,7 @@ impl<N: Neighbourhood> Search<'_, N> {
             .moves(&state, depth)
             .into_iter()
             .filter_map(|action| {
-                let (next, result) = step::<N>(&state, pack, action, injected)?;
+                let (next, result) = state.try_play_under::<N>(pack, action, injected)?;
                 Some(Child {
                     link: Link {
                         parent: index,
@@ -318,7 +298,9 @@ mod tests {
         let mut state = *root;
         let mut last = MoveResult::default();
         for (d, &action) in path.iter().enumerate() {
-            let (next, result) = step::<Shift>(&state, &packs[d], action, 0).expect("legal");
+            let (next, result) = state
+                .try_play_under::<Shift>(&packs[d], action, 0)
+                .expect("legal");
             state = next;
             last = result;
         }
@@ -377,9 +359,13 @@ mod tests {
     fn an_expected_attack_lands_in_the_stock() {
         let packs = packs(7, 4);
         let root = PlayerState::default();
-        let (after, _) = step::<Shift>(&root, &packs[0], Action::drops()[10], 25).unwrap();
+        let (after, _) = root
+            .try_play_under::<Shift>(&packs[0], Action::drops()[10], 25)
+            .unwrap();
         assert_eq!(after.ojama, 25);
-        let (next, _) = step::<Shift>(&after, &packs[1], Action::drops()[10], 0).unwrap();
+        let (next, _) = after
+            .try_play_under::<Shift>(&packs[1], Action::drops()[10], 0)
+            .unwrap();
         assert_eq!(next.ojama, 15, "a row fell");
         assert_eq!(next.field.ojama().popcount(), 10);
     }

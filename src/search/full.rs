@@ -28,6 +28,11 @@ const DECISIVE_CHAIN: u32 = 10;
 /// An enemy that has already sent this much on a line is assumed unable to attack again.
 const SPENT_ATTACK: i64 = 6;
 
+/// The trusted window (the qualifier's): turns before this one play the first plan without a
+/// full search; from it on, the full search weighs every move (the original's turn and ysai's
+/// alike).
+pub const TRUSTED_TURNS: usize = 8;
+
 /// How the enemy is modelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EnemyModel {
@@ -36,6 +41,26 @@ pub struct EnemyModel {
     /// The final version also branched on any attack of 10 or more; the qualifier only when
     /// the attack changes who gets a row.
     pub branch_on_big_attack: bool,
+}
+
+/// What the two-sided full searches of a game read: my and the enemy's depths, whether the
+/// clock may cut them short (`-it` says no), the evaluation's weights, the enemy model, and the
+/// size of the table they share (none: no table).
+#[derive(Clone, Debug)]
+pub struct FullSearchConfig {
+    /// My depth and the enemy's, within `1..=MAX_DEPTH` and `0..=MAX_DEPTH`.
+    pub depths: (usize, usize),
+    pub ignore_time: bool,
+    pub eval: EvalContext,
+    pub model: EnemyModel,
+    pub table_megabytes: Option<usize>,
+}
+
+impl FullSearchConfig {
+    /// The searches' shared table, kept for the whole game.
+    pub fn table(&self) -> Option<TranspositionTable> {
+        self.table_megabytes.map(TranspositionTable::new)
+    }
 }
 
 /// What one full search is asked to do.

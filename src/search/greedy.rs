@@ -8,9 +8,7 @@ type Rank = (bool, i64, i64);
 
 /// How good `action` is for `me` this turn.
 pub fn rank<N: Neighbourhood>(me: &PlayerState, pack: &PreparedPack, action: Action) -> Rank {
-    let mut state = *me;
-    state.drop_pending_ojama();
-    let result = state.act::<N>(pack, action);
+    let (state, result) = me.play::<N>(pack, action);
     (
         !result.dead,
         result.ojama,

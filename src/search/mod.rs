@@ -14,6 +14,7 @@ pub mod plan;
 pub mod potential;
 pub mod timeman;
 pub mod tt;
+pub mod widen;
 
 pub use beam::{
     search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,

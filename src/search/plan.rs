@@ -1,11 +1,10 @@
 //! The original's plan: the moves its first beam found, each with the field it expects to
 //! find before it is played; and [`replay`], which tells what a line of moves still does.
 
-use crate::search::chokudai::step;
 use crate::sim::{Action, Field, MoveResult, Neighbourhood, PlayerState, PreparedPack};
 
 /// A sequence of moves and how to tell that it is still on track: the field each move
-/// expects to find (ysai's own plan, `policy::Plan`, is checked by replaying it instead).
+/// expects to find (the plan rules' own plan, `player::plan_rules::Plan`, is checked by replaying it instead).
 pub struct TrackedPlan {
     first_turn: usize,
     moves: Vec<Action>,
@@ -24,8 +23,7 @@ impl TrackedPlan {
         let mut fields = Vec::with_capacity(moves.len());
         for (action, pack) in moves.iter().zip(packs) {
             fields.push(state.field);
-            state.drop_pending_ojama();
-            state.act::<N>(pack, *action);
+            state = state.play::<N>(pack, *action).0;
         }
         TrackedPlan {
             first_turn,
@@ -66,7 +64,7 @@ pub fn replay_under<N: Neighbourhood>(
     let mut last = MoveResult::default();
     for (k, (pack, &action)) in packs.iter().zip(moves).enumerate() {
         let injected = if k == 0 { attack } else { 0 };
-        (state, last) = step::<N>(&state, pack, action, injected)?;
+        (state, last) = state.try_play_under::<N>(pack, action, injected)?;
     }
     Some(last)
 }

@@ -82,6 +82,47 @@ impl PlayerState {
         true
     }
 
+    /// My move of a turn, the one home of "play this action on this pack": the pending ojama
+    /// row falls, then the action is played (chains, score, gauge). The state after it and
+    /// what the move did (`dead` if the field topped out). The action must be legal (see
+    /// [`PlayerState::try_play`]); the opponent's side of the turn is [`play_turn`]'s.
+    pub fn play<N: Neighbourhood>(
+        &self,
+        pack: &PreparedPack,
+        action: Action,
+    ) -> (PlayerState, MoveResult) {
+        let mut next = *self;
+        next.drop_pending_ojama();
+        let result = next.act::<N>(pack, action);
+        (next, result)
+    }
+
+    /// [`PlayerState::play`], `None` if the action is illegal or the field dies of it.
+    pub fn try_play<N: Neighbourhood>(
+        &self,
+        pack: &PreparedPack,
+        action: Action,
+    ) -> Option<(PlayerState, MoveResult)> {
+        if !self.is_legal(action) {
+            return None;
+        }
+        let (next, result) = self.play::<N>(pack, action);
+        (!result.dead).then_some((next, result))
+    }
+
+    /// [`PlayerState::try_play`] as one side's turn in a search of my moves alone: what the
+    /// move sends is taken from my stock (the offset), then `incoming` ojama lands in it.
+    pub fn try_play_under<N: Neighbourhood>(
+        &self,
+        pack: &PreparedPack,
+        action: Action,
+        incoming: i64,
+    ) -> Option<(PlayerState, MoveResult)> {
+        let (mut next, result) = self.try_play::<N>(pack, action)?;
+        next.ojama = (next.ojama - result.ojama).max(0) + incoming;
+        Some((next, result))
+    }
+
     /// The player's own half of a turn after the ojama row: the action, its score and the
     /// +8 gauge. The opponent's gauge reduction and the ojama exchange are done by [`play_turn`].
     pub fn act<N: Neighbourhood>(&mut self, pack: &PreparedPack, action: Action) -> MoveResult {

@@ -8,37 +8,32 @@
 //! opening window on, the two-sided full search weighs every move and overrules the plan on
 //! what it can prove: a forced win, or the plan's move dying (see [`Guard`]).
 //!
-//! `--style original` plays the 2019 program's own turn instead ([`original`]). The searches
+//! The rules around the plans are the core it shares with the rush partner
+//! ([`super::plan_rules`]); the plan searches are its own (the widening beam). `--style
+//! original` plays the 2019 program's own turn instead ([`super::original`]). The searches
 //! live in `search/` and never call back here.
 
-mod budget;
 mod exchange;
 mod guard;
-pub mod original;
-mod plan;
-pub mod plan_rules;
-mod planner;
-pub mod rules;
 
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
-pub use budget::Budget;
 pub use exchange::Reading;
 pub use guard::{overrule, Guard, Overrule, Weighing};
-pub use plan::{next_move, Plan};
-pub use plan_rules::{PlanRules, Planner, RulesConfig, Search};
-pub use planner::{search_fires, BeamNote, PlanSearch};
 
-use crate::params::Params;
+use super::plan_rules::{Plan, PlanRules, Planner, RulesConfig, Search, Threats, Why};
+use super::Player;
 use crate::search::beam::{BeamConfig, BeamEval, BeamRoot, HeightCutoff, Injection};
 use crate::search::fire::Fires;
+use crate::search::full::{FullSearchConfig, TRUSTED_TURNS};
 use crate::search::greedy::best_move;
+use crate::search::timeman::TurnClock;
+use crate::search::widen::{search_fires, BeamNote, PlanSearch};
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::Position;
 use crate::sim::{Action, Neighbourhood};
 use exchange::{Line, Source};
-use rules::Threats;
 
 /// A refining search's depth (its time is `--refine-ms`).
 pub const REFINE_DEPTH: usize = 10;
@@ -69,30 +64,6 @@ const OPTION_OJAMA: i64 = 33;
 /// A plan search's widths (per depth, per chain bucket) when the clock leaves only fixed work:
 /// a few milliseconds a beam, and still a plan where the greedy move would build nothing.
 const FIXED_WIDTHS: (usize, usize) = (24, 12);
-/// From this turn on the full search weighs every move (the original's trusted window).
-pub const GUARD_FROM_TURN: usize = 8;
-/// How this turn's move came about, for `-tm`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Why {
-    Plan,
-    Replan,
-    Counter,
-    HoldFire,
-    Outbuild,
-    /// A search from this turn's position found a better fire than the plan's.
-    Refine,
-    /// A rule would have traded the ready plan for a longer one; the plan was kept
-    /// ([`plan_rules::RulesConfig::keep_ready`]).
-    Ready,
-    /// No plan: the move that sends the most now.
-    Greedy,
-    /// The full search overruled the plan.
-    Lethal,
-    Survive,
-    /// The exchange reader chose the move.
-    Exchange,
-}
-
 /// What one turn did, for `-tm` (and tests).
 #[derive(Clone, Debug)]
 pub struct TurnReport {
@@ -107,17 +78,30 @@ pub struct TurnReport {
 /// ysai's plan searches: the beam at the widths and evaluation its flags set, widened to fill
 /// the time each search is given.
 #[derive(Clone, Debug)]
-struct BeamPlans {
+pub struct BeamPlans {
     /// The widths (per depth, per chain bucket) the opening's plan, a turn's plans and the
     /// opponent's answers start from.
-    opening: (usize, usize),
-    turn: (usize, usize),
-    answer: (usize, usize),
-    eval: BeamEval,
+    pub opening: (usize, usize),
+    pub turn: (usize, usize),
+    pub answer: (usize, usize),
+    pub eval: BeamEval,
     /// The opening plan's columns and height cutoff (the first beam's).
-    opening_columns: (u8, u8, HeightCutoff),
+    pub opening_columns: (u8, u8, HeightCutoff),
     /// `--beam-nodes`: a fixed number of nodes per beam instead of a time.
-    nodes: Option<u64>,
+    pub nodes: Option<u64>,
+}
+
+/// What ysai's turn reads: its plan searches, the rules around its plans, whether the
+/// exchange reader runs, the full search and its time (`--guard-ms`) if it runs, the turn
+/// limit and `-tm`.
+#[derive(Clone, Debug)]
+pub struct YsaiConfig {
+    pub plans: BeamPlans,
+    pub rules: RulesConfig,
+    pub exchange: bool,
+    pub guard: Option<(FullSearchConfig, u64)>,
+    pub turn_limit_ms: u64,
+    pub report: bool,
 }
 
 /// ysai: plans, rules and the full search, with what it remembers between turns.
@@ -134,7 +118,7 @@ pub struct Ysai<N: Neighbourhood> {
 /// One turn's working state: its clock and the beams it ran.
 struct Turn<'v, 'a> {
     view: &'v Position<'a>,
-    budget: Budget,
+    clock: TurnClock,
     beams: Vec<BeamNote>,
     reading: Option<Reading>,
 }
@@ -147,28 +131,16 @@ struct TurnPlanner<'p, 't, 'v, 'a, N> {
 }
 
 impl<N: Neighbourhood> Ysai<N> {
-    pub fn new(params: &Params) -> Self {
-        let first = params.first_beam();
+    pub fn new(config: YsaiConfig) -> Self {
         Ysai {
-            plans: BeamPlans {
-                opening: (params.opening.beam_width, params.opening.beam_chain_width),
-                turn: (
-                    params.turn_beams.next_beam_width,
-                    params.turn_beams.next_beam_chain_width,
-                ),
-                answer: (
-                    params.answer_beam.enemy_beam_width,
-                    params.answer_beam.enemy_beam_chain_width,
-                ),
-                eval: params.opening.beam_eval(),
-                opening_columns: (first.min_x, first.max_x, first.height_cutoff),
-                nodes: first.node_budget,
-            },
-            rules: PlanRules::new(params.ysai_rules()),
-            exchange: params.exchange.exchange,
-            guard: (params.guard.guard_ms > 0).then(|| (Guard::new(params), params.guard.guard_ms)),
-            turn_limit_ms: params.clock.turn_limit_ms,
-            report: params.log.turn_debug_msg,
+            plans: config.plans,
+            rules: PlanRules::new(config.rules),
+            exchange: config.exchange,
+            guard: config
+                .guard
+                .map(|(full, guard_ms)| (Guard::new(&full, config.turn_limit_ms), guard_ms)),
+            turn_limit_ms: config.turn_limit_ms,
+            report: config.report,
             neighbours: PhantomData,
         }
     }
@@ -181,13 +153,13 @@ impl<N: Neighbourhood> Ysai<N> {
     /// Decides this turn's move.
     pub fn turn(&mut self, view: &Position<'_>) -> TurnReport {
         let start = Instant::now();
-        let mut budget = Budget::new(view.time_left_ms, self.turn_limit_ms, start);
-        if let Some(&(_, guard_ms)) = self.guard.as_ref().filter(|_| view.turn >= GUARD_FROM_TURN) {
-            budget = budget.keeping_guard(guard_ms);
+        let mut clock = TurnClock::of(view, self.turn_limit_ms, start);
+        if let Some(&(_, guard_ms)) = self.guard.as_ref().filter(|_| view.turn >= TRUSTED_TURNS) {
+            clock = clock.keeping_guard(guard_ms);
         }
         let mut turn = Turn {
             view,
-            budget,
+            clock,
             beams: Vec::new(),
             reading: None,
         };
@@ -246,7 +218,7 @@ impl<N: Neighbourhood> Ysai<N> {
     /// changed) when no exchange is on, the reader is off or the clock leaves only fixed work.
     fn read_exchange(&mut self, turn: &mut Turn<'_, '_>) -> bool {
         let view = turn.view;
-        if !self.exchange || view.turn < READ_FROM_TURN || turn.budget.fixed_work() {
+        if !self.exchange || view.turn < READ_FROM_TURN || turn.clock.fixed_work() {
             return false;
         }
         let plan = self
@@ -367,8 +339,8 @@ impl<N: Neighbourhood> Ysai<N> {
     /// The full search of this turn, in the time kept for it, if any.
     fn weigh(&self, turn: &Turn<'_, '_>) -> Option<Weighing> {
         let (guard, _) = self.guard.as_ref()?;
-        let deadline = turn.budget.guard_deadline()?;
-        guard.weigh::<N>(turn.view, deadline, turn.budget.guard_fixed)
+        let deadline = turn.clock.guard_deadline()?;
+        guard.weigh::<N>(turn.view, deadline, turn.clock.guard_fixed)
     }
 }
 
@@ -387,7 +359,7 @@ impl BeamPlans {
         injection: Option<(usize, i64)>,
         first_move: Option<Action>,
     ) -> Fires {
-        let fixed = turn.budget.fixed_work();
+        let fixed = turn.clock.fixed_work();
         let widths = match kind {
             _ if fixed => FIXED_WIDTHS,
             Search::Open => self.opening,
@@ -407,7 +379,7 @@ impl BeamPlans {
         let search = PlanSearch {
             beam,
             target_ojama,
-            deadline: turn.budget.deadline(turn.budget.search(flag_ms)),
+            deadline: turn.clock.deadline(turn.clock.search(flag_ms)),
             widen: self.nodes.is_none() && !fixed && kind != Search::Race,
         };
         let (fires, notes) = search_fires::<N>(kind.label(), root, &search);
@@ -477,11 +449,11 @@ impl<N: Neighbourhood> Planner for TurnPlanner<'_, '_, '_, '_, N> {
     }
 
     fn spare(&self) -> bool {
-        self.turn.budget.above_reserve()
+        self.turn.clock.above_reserve()
     }
 
     fn can_refine(&self) -> bool {
-        !self.turn.budget.fixed_work()
+        !self.turn.clock.fixed_work()
     }
 }
 
@@ -561,11 +533,17 @@ pub fn turn_line(
     line
 }
 
+impl<N: Neighbourhood> Player for Ysai<N> {
+    fn choose(&mut self, view: &Position<'_>) -> Action {
+        self.play(view)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::arena::packs::prepared;
-    use crate::params::ClockFlags;
+    use crate::params::{ClockFlags, Params};
     use crate::sim::{Field, PlayerState, Shift, PACKS_PER_GAME};
 
     /// A turn of `ysai` on `view`, on a pool of its own: on the shared one, the turn's beams
@@ -609,7 +587,7 @@ mod tests {
             ..Params::default()
         };
         for refine_ms in [0, 4_000] {
-            let mut ysai = Ysai::<Shift>::new(&params(refine_ms));
+            let mut ysai = Ysai::<Shift>::new(params(refine_ms).ysai());
             ysai.rules.set_plan(Some(plan.clone()));
             let report = turn_alone(&mut ysai, &view);
             if refine_ms == 0 {
@@ -648,7 +626,7 @@ mod tests {
                 opponent: &PlayerState::default(),
                 time_left_ms,
             };
-            let mut ysai = Ysai::<Shift>::new(&params);
+            let mut ysai = Ysai::<Shift>::new(params.ysai());
             let report = turn_alone(&mut ysai, &view);
             let case = format!("{time_left_ms} ms left");
             if plans {

@@ -9,23 +9,22 @@ use std::time::{Duration, Instant};
 
 use ysai_tables::chain_ojama;
 
-use super::BeamNote;
-use crate::params::Params;
 use crate::search::beam::{
-    search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target,
+    search as beam_search, BeamConfig, BeamEval, BeamResult, BeamRoot, Injection, Target, TurnBeam,
 };
 use crate::search::enemy::{self, EnemyLine, StatusTable, ANY};
 use crate::search::eval::{terms, CounterVerdict, EvalContext, Line, SafetyBonus, MAX_DEPTH};
-use crate::search::full::{FullSearch, RootValues, LOST};
+use crate::search::full::{FullSearch, FullSearchConfig, RootValues, LOST, TRUSTED_TURNS};
 use crate::search::greedy::survives;
 use crate::search::plan::TrackedPlan;
-use crate::search::timeman::{at_turn_limit, search_depths, Clock, RESERVE_MS};
+use crate::search::timeman::{search_depths, TurnClock};
 use crate::search::tt::TranspositionTable;
+use crate::search::widen::BeamNote;
 use crate::sim::game::OJAMA_ROW;
 use crate::sim::{Action, Neighbourhood, PlayerState, Position, PreparedPack};
 
-/// Turns before this one play the first plan without a search (the qualifier's window).
-const TRUSTED_PLAN_TURNS: usize = 8;
+mod helpers;
+
 /// "Not reachable" in the earliest-chain tables of the skill decision.
 const NEVER: usize = 1000;
 /// The counter analysis runs only when my best chain now is at least this long.
@@ -118,9 +117,63 @@ impl Situation {
     }
 }
 
+/// A helper beam's shape: its depth, widths, and time at the qualifier's clock (scaled).
+#[derive(Clone, Copy, Debug)]
+pub struct HelperBeam {
+    pub depth: usize,
+    pub width: usize,
+    pub chain_width: usize,
+    pub ms: u64,
+}
+
+impl HelperBeam {
+    fn beam(&self) -> BeamConfig {
+        BeamConfig::new(self.depth, self.width, self.chain_width)
+    }
+}
+
+/// What the original's turn reads: its full searches, the first and per-turn beams, the
+/// helper beams (counter analysis, enemy, safety, skill), the switches and margins of its
+/// decision (§9), the clock, and what `-tm` and `-m` print.
+#[derive(Clone, Debug)]
+pub struct OriginalConfig {
+    pub full: FullSearchConfig,
+    /// The first beam and its time; the chain its plan aims at (`-bcm`).
+    pub first_beam: BeamConfig,
+    pub first_ms: u64,
+    pub target_chain: u32,
+    /// The per-turn beam and its time.
+    pub turn_beam: TurnBeam,
+    pub turn_ms: u64,
+    /// The counter analysis' beams (the answer's depth is its own), the enemy's per-turn beam,
+    /// the safety beams after an attack, the skill beam.
+    pub enemy_beam: HelperBeam,
+    pub next_enemy_beam: HelperBeam,
+    pub dropped_beam: HelperBeam,
+    pub skill_beam: HelperBeam,
+    /// `-bcm-`: the enemy beam's target offset.
+    pub keep_offset: i32,
+    /// `--beam-nodes`: every helper beam's node budget.
+    pub beam_nodes: Option<u64>,
+    /// `-ncfc` off, `-nc`, `-fsm`, `-smf`, `-nbminc`, `-nbihd`, `-bihmax -bihmin -bihd`.
+    pub check_first_chain: bool,
+    pub next_chain: bool,
+    pub first_skill_mode: bool,
+    pub skill_mode_final: bool,
+    pub next_beam_min_chain: i32,
+    pub next_beam_ignore_eval_diff: i32,
+    pub beam_ignore_eval_max: i32,
+    pub beam_ignore_eval_min: i32,
+    pub beam_ignore_eval_diff: i32,
+    pub turn_limit_ms: u64,
+    /// `-tm`, `-m`.
+    pub report: bool,
+    pub detail: bool,
+}
+
 /// The AI's memory between turns of one game.
 pub struct Decider<N: Neighbourhood> {
-    params: Params,
+    config: OriginalConfig,
     plan: Option<TrackedPlan>,
     /// The plan is followed before this turn (`firstbeamdepth`).
     plan_end: usize,
@@ -138,12 +191,9 @@ pub fn first_max_chain<N: Neighbourhood>(
     state: &PlayerState,
     pack: &PreparedPack,
 ) -> (u32, Option<Action>) {
-    let mut root = *state;
-    root.drop_pending_ojama();
     let mut best: Option<(i64, u32, Action)> = None;
     for &action in Action::drops() {
-        let mut after = root;
-        let result = after.act::<N>(pack, action);
+        let (after, result) = state.play::<N>(pack, action);
         if result.dead {
             continue;
         }
@@ -156,14 +206,14 @@ pub fn first_max_chain<N: Neighbourhood>(
 }
 
 impl<N: Neighbourhood> Decider<N> {
-    pub fn new(params: &Params) -> Self {
+    pub fn new(config: &OriginalConfig) -> Self {
         Decider {
-            params: params.clone(),
+            config: config.clone(),
             plan: None,
             plan_end: 0,
-            skill_mode: params.original.first_skill_mode,
+            skill_mode: config.first_skill_mode,
             expected: None,
-            tt: params.table(),
+            tt: config.full.table(),
             beams: RefCell::new(Vec::new()),
             neighbours: PhantomData,
         }
@@ -178,24 +228,24 @@ impl<N: Neighbourhood> Decider<N> {
         my_fire: Option<Action>,
         enemy_first: u32,
     ) -> Option<CounterVerdict> {
-        (beams && self.params.original.check_first_chain)
+        (beams && self.config.check_first_chain)
             .then(|| self.counter_analysis(pos, my_first, my_fire, enemy_first))
             .flatten()
     }
 
     /// Whether the clock allows beams: the original's 30 s reserve, scaled to the turn limit.
     fn beams_allowed(&self, pos: &Position<'_>) -> bool {
-        let reserve = at_turn_limit(RESERVE_MS, self.params.clock.turn_limit_ms);
-        pos.time_left_ms >= reserve as i64
+        TurnClock::of(pos, self.config.turn_limit_ms, Instant::now()).above_reserve()
     }
 
     /// Limits a helper beam to its time flag scaled to the clock, and to `--beam-nodes` if
     /// set (which makes the whole decision reproducible).
     fn limit(&self, pos: &Position<'_>, config: &mut BeamConfig, flag_ms: u64) {
-        config.deadline =
-            Some(Instant::now() + Clock::of(pos, self.params.clock.turn_limit_ms).budget(flag_ms));
-        if self.params.opening.beam_nodes > 0 {
-            config.node_budget = Some(self.params.opening.beam_nodes);
+        config.deadline = Some(
+            TurnClock::of(pos, self.config.turn_limit_ms, Instant::now()).scaled_deadline(flag_ms),
+        );
+        if let Some(nodes) = self.config.beam_nodes {
+            config.node_budget = Some(nodes);
         }
     }
 
@@ -231,7 +281,7 @@ impl<N: Neighbourhood> Decider<N> {
             self.first_plan(pos, start);
         }
         let planned = self.planned_move(pos);
-        if let Some(action) = planned.filter(|_| pos.turn < TRUSTED_PLAN_TURNS) {
+        if let Some(action) = planned.filter(|_| pos.turn < TRUSTED_TURNS) {
             decision.action = action;
             decision.reason = Reason::Plan;
             return self.finish(decision, start, had_plan);
@@ -240,8 +290,8 @@ impl<N: Neighbourhood> Decider<N> {
         let counter = decision.counter.unwrap_or_default();
         // The search's flag is the turn limit, scaled like every flag: at a short time control
         // that is scaled twice, which keeps long games inside the clock.
-        let deadline = Clock::of(pos, self.params.clock.turn_limit_ms)
-            .deadline(start, self.params.clock.turn_limit_ms);
+        let deadline = TurnClock::of(pos, self.config.turn_limit_ms, start)
+            .scaled_deadline(self.config.turn_limit_ms);
         let (my_depth, enemy_depth) = self.depths(pos);
         let unsearched = |mut decision: Decision| {
             (decision.action, decision.reason) = (survival_move::<N>(pos), Reason::Survival);
@@ -252,12 +302,12 @@ impl<N: Neighbourhood> Decider<N> {
             return self.finish(unsearched(decision), start, had_plan);
         };
         decision.search_times.0 = enemy_start.elapsed();
-        let mut ctx = self.params.eval.context();
+        let mut ctx = self.config.full.eval.clone();
         ctx.enemy_field_ojama = i64::from(pos.opponent.field.ojama().popcount());
         ctx.counter = counter;
         let beam_move = match planned {
             Some(action) => Some(action),
-            None if self.params.original.next_chain && beams => {
+            None if self.config.next_chain && beams => {
                 self.turn_beams(pos, my_first, enemy_first, &table, &mut ctx)
             }
             None => None,
@@ -273,7 +323,7 @@ impl<N: Neighbourhood> Decider<N> {
         decision.nodes = (table.nodes, values.nodes);
         self.choose(&values, planned, beam_move, &mut decision);
         let decision = self.finish(decision, start, had_plan);
-        if !self.params.detail.debug_msg {
+        if !self.config.detail {
             return decision;
         }
         let search = self.full_search(pos, &table, &ctx, depth, None);
@@ -320,7 +370,7 @@ impl<N: Neighbourhood> Decider<N> {
             packs: pos.packs,
             depth,
             enemy: table,
-            model: self.params.enemy_model(),
+            model: self.config.full.model,
             eval: ctx,
             tt: if deadline.is_some() {
                 self.tt.as_ref()
@@ -344,15 +394,15 @@ impl<N: Neighbourhood> Decider<N> {
 
     /// The first beam (§9a.3): the plan, followed until `firstbeamdepth`.
     fn first_plan(&mut self, pos: &Position<'_>, start: Instant) {
-        let mut config = self.params.first_beam();
+        let mut config = self.config.first_beam.clone();
         config.deadline = Some(
-            Clock::of(pos, self.params.clock.turn_limit_ms)
-                .deadline(start, self.params.opening.first_time_limit_ms),
+            TurnClock::of(pos, self.config.turn_limit_ms, start)
+                .scaled_deadline(self.config.first_ms),
         );
         let root = beam_root(pos.me, pos.opponent, pos.packs);
         let result = self.beam("first", root, &config);
         let reach = result
-            .earliest_depth(self.params.target_chain())
+            .earliest_depth(self.config.target_chain)
             .unwrap_or(result.depth);
         self.plan_end = pos.turn + reach;
         self.plan = Some(TrackedPlan::new::<N>(
@@ -379,12 +429,11 @@ impl<N: Neighbourhood> Decider<N> {
 
     /// Search depths, capped by the time left (§9i) unless `-it`.
     fn depths(&self, pos: &Position<'_>) -> (usize, usize) {
-        let mine = self.params.search.search_depth.clamp(1, MAX_DEPTH);
-        let enemy = self.params.search.enemy_search_depth.min(MAX_DEPTH);
-        if self.params.search.ignore_time {
+        let (mine, enemy) = self.config.full.depths;
+        if self.config.full.ignore_time {
             return (mine, enemy);
         }
-        let limit = self.params.clock.turn_limit_ms;
+        let limit = self.config.turn_limit_ms;
         search_depths(pos.time_left_ms, limit, pos.turn, (mine, enemy))
     }
 
@@ -428,7 +477,7 @@ impl<N: Neighbourhood> Decider<N> {
         decision.action = best;
         decision.value = best_value;
         decision.reason = Reason::Search;
-        let p = &self.params;
+        let p = &self.config;
         if let Some(plan_move) = planned {
             let bh = values.value_of(plan_move);
             decision.beam_value = Some(bh);
@@ -442,7 +491,7 @@ impl<N: Neighbourhood> Decider<N> {
         } else if let Some(beam) = beam_move {
             let bh = values.value_of(beam);
             decision.beam_value = Some(bh);
-            if bh > LOST && best_value - bh < f64::from(p.original.next_beam_ignore_eval_diff) {
+            if bh > LOST && best_value - bh < f64::from(p.next_beam_ignore_eval_diff) {
                 decision.action = beam;
                 decision.value = bh;
                 decision.reason = Reason::Beam;
@@ -454,219 +503,16 @@ impl<N: Neighbourhood> Decider<N> {
     /// the best reaches `-bihmax` where it does not, or it is below `-bihmin` and `-bihd`
     /// behind.
     fn plan_stands(&self, best_value: f64, bh: f64) -> bool {
-        let p = &self.params;
+        let p = &self.config;
         let (max, min, diff) = (
-            f64::from(p.original.beam_ignore_eval_max),
-            f64::from(p.original.beam_ignore_eval_min),
-            f64::from(p.original.beam_ignore_eval_diff),
+            f64::from(p.beam_ignore_eval_max),
+            f64::from(p.beam_ignore_eval_min),
+            f64::from(p.beam_ignore_eval_diff),
         );
         best_value == bh
             || (!(best_value >= max && bh < max)
                 && bh > LOST
                 && !(bh < min && best_value - bh >= diff))
-    }
-
-    /// The counter-attack analysis (§9e): if I can fire a big chain now, can the enemy answer
-    /// with a bigger one, with or without my attack in its stock? `None` when the chain is too
-    /// small to ask.
-    fn counter_analysis(
-        &self,
-        pos: &Position<'_>,
-        my_first: u32,
-        my_fire: Option<Action>,
-        enemy_first: u32,
-    ) -> Option<CounterVerdict> {
-        let none = CounterVerdict::default();
-        let after_row = |stock: i64| {
-            if stock >= OJAMA_ROW {
-                stock - OJAMA_ROW
-            } else {
-                stock
-            }
-        };
-        let net = after_row(pos.opponent.ojama) - after_row(pos.me.ojama) + chain_ojama(my_first);
-        if my_first <= enemy_first || my_first < COUNTER_MIN_CHAIN || net < OJAMA_ROW {
-            return None;
-        }
-        let p = &self.params;
-        let root = beam_root(pos.opponent, pos.me, pos.packs);
-        let mut soon = BeamConfig::new(
-            p.helpers.enemy_beam_depth,
-            p.answer_beam.enemy_beam_width,
-            p.answer_beam.enemy_beam_chain_width,
-        );
-        self.limit(pos, &mut soon, p.helpers.enemy_beam_time_ms);
-        if self.beam("counter-soon", root, &soon).max_chain < my_first {
-            return Some(none);
-        }
-        let (counter, complete) = self.counter_beam(pos, root, my_first);
-        Some(if counter < my_first && complete {
-            CounterVerdict {
-                bonus: my_fire
-                    .map(|fire| (fire, (chain_ojama(my_first) - chain_ojama(counter)) as f64)),
-                penalty: None,
-            }
-        } else if counter > my_first {
-            CounterVerdict {
-                bonus: None,
-                penalty: Some((COUNTER_PENALTY_CHAIN, chain_ojama(counter))),
-            }
-        } else {
-            none
-        })
-    }
-
-    /// The enemy's biggest answer within 10 moves with my attack in its stock after its
-    /// first, by a beam; and whether the beam looked far enough (7 moves) to trust a smaller one.
-    fn counter_beam(&self, pos: &Position<'_>, root: BeamRoot<'_>, my_first: u32) -> (u32, bool) {
-        let p = &self.params;
-        let mut answer = BeamConfig::new(
-            COUNTER_BEAM_DEPTH,
-            p.answer_beam.enemy_beam_width,
-            p.answer_beam.enemy_beam_chain_width,
-        );
-        answer.injection = Some(Injection {
-            after_moves: 1,
-            ojama: chain_ojama(my_first),
-        });
-        self.limit(pos, &mut answer, p.helpers.enemy_beam_time_ms);
-        let result = self.beam("counter", root, &answer);
-        (result.max_chain, !result.timed_out || result.depth >= 7)
-    }
-
-    /// The beams of a turn without a plan (§9b, 9f, 9g): my per-turn beam, the enemy's beam
-    /// and the skill-mode decision, then the safety beams; or the skill beam in skill mode.
-    /// Returns the beam's move.
-    fn turn_beams(
-        &mut self,
-        pos: &Position<'_>,
-        my_first: u32,
-        enemy_first: u32,
-        table: &StatusTable,
-        ctx: &mut EvalContext,
-    ) -> Option<Action> {
-        if !self.skill_mode {
-            let p = &self.params;
-            let mut config = p.turn_beam(my_first);
-            self.limit(pos, &mut config, p.turn_beam_limits.next_beam_time_ms);
-            let mine = self.beam("turn", beam_root(pos.me, pos.opponent, pos.packs), &config);
-            let beam_move = mine.plan.first().copied();
-            let enemy = self.enemy_beam(pos, enemy_first);
-            self.skill_mode = self.enter_skill_mode(
-                pos,
-                &Reach::new(&mine, my_first),
-                &Reach::new(&enemy, enemy_first),
-            );
-            if !self.skill_mode {
-                if let Some(first) = beam_move {
-                    ctx.safety = self.safety_beams(pos, table, first);
-                }
-                return beam_move;
-            }
-        }
-        self.skill_beam(pos)
-    }
-
-    fn enemy_beam(&self, pos: &Position<'_>, enemy_first: u32) -> BeamResult {
-        let p = &self.params;
-        let mut config = BeamConfig::new(
-            p.turn_beams.next_beam_depth,
-            p.helpers.next_enemy_beam_width,
-            p.helpers.next_enemy_beam_chain_width,
-        );
-        let aim = if enemy_first <= 5 {
-            10
-        } else {
-            enemy_first + 5
-        };
-        config.target = Some(Target {
-            chain: aim,
-            keep_offset: p.target.beam_chain_max_minus,
-            stop: false,
-        });
-        self.limit(pos, &mut config, p.helpers.next_enemy_beam_time_ms);
-        self.beam("enemy", beam_root(pos.opponent, pos.me, pos.packs), &config)
-    }
-
-    /// Whether to give up chains and build for the skill (§9g).
-    fn enter_skill_mode(&self, pos: &Position<'_>, mine: &Reach, enemy: &Reach) -> bool {
-        let p = &self.params;
-        let field_ojama = pos.me.field.ojama().popcount();
-        let targets = pos.me.field.skill_targets().popcount();
-        let e12 = enemy.earliest(12);
-        let outpaced = [(12, 3), (11, 3), (10, 2), (9, 1), (8, 0)]
-            .iter()
-            .all(|&(c, lead)| mine.earliest(c) >= e12.saturating_add(lead));
-        let hopeless = field_ojama >= 20
-            && pos.opponent.ojama < 20
-            && enemy.max >= 12
-            && !(i64::from(mine.max) >= i64::from(p.original.next_beam_min_chain) && targets < 10)
-            && outpaced;
-        let extra = if p.original.skill_mode_final {
-            mine.max < 7
-        } else {
-            field_ojama > 10 && i64::from(mine.max) < i64::from(p.original.next_beam_min_chain)
-        };
-        hopeless || extra
-    }
-
-    /// The safety beams (§9f): following the beam move, what can I still fire if the enemy
-    /// attacks at depth d?
-    fn safety_beams(
-        &self,
-        pos: &Position<'_>,
-        table: &StatusTable,
-        first: Action,
-    ) -> Option<SafetyBonus> {
-        let p = &self.params;
-        let mut bonus = [0; MAX_DEPTH + 1];
-        let (mut bits, mut mine, mut theirs) = (0u8, pos.me.ojama, pos.opponent.ojama);
-        let mut any = false;
-        for d in 1..=table.depth() {
-            if theirs >= OJAMA_ROW {
-                bits |= 1 << (d - 1);
-                theirs -= OJAMA_ROW;
-            }
-            if mine >= OJAMA_ROW {
-                mine -= OJAMA_ROW;
-            }
-            let status = table.get(ANY, bits, d);
-            let attack = chain_ojama(status.max_chain).max(status.max_skill_ojama);
-            if attack < OJAMA_ROW || attack + mine - theirs < OJAMA_ROW {
-                continue;
-            }
-            let mut config = BeamConfig::new(
-                p.helpers.dropped_beam_depth,
-                p.helpers.dropped_beam_width,
-                p.helpers.dropped_beam_chain_width,
-            );
-            config.first_move = Some(first);
-            config.injection = Some(Injection {
-                after_moves: d,
-                ojama: attack,
-            });
-            self.limit(pos, &mut config, p.helpers.dropped_beam_time_ms);
-            let root = beam_root(pos.me, pos.opponent, pos.packs);
-            let result = self.beam(format!("safety-d{d}"), root, &config);
-            bonus[d] = chain_ojama(result.max_chain);
-            any = true;
-        }
-        any.then_some(SafetyBonus { first, bonus })
-    }
-
-    fn skill_beam(&self, pos: &Position<'_>) -> Option<Action> {
-        let p = &self.params;
-        let mut config = BeamConfig::new(
-            p.helpers.skill_beam_depth,
-            p.helpers.skill_beam_width,
-            p.helpers.skill_beam_chain_width,
-        );
-        config.eval = BeamEval::Skill { count_blocks: true };
-        self.limit(pos, &mut config, p.helpers.skill_beam_time_ms);
-        self.beam("skill", beam_root(pos.me, pos.opponent, pos.packs), &config)
-            .plan
-            .first()
-            .copied()
     }
 }
 
@@ -678,32 +524,6 @@ fn detail<N: Neighbourhood>(pos: &Position<'_>, search: &FullSearch<'_>, action:
         .last()
         .map_or(Vec::new(), |(_, last)| terms(last, search.eval).to_vec());
     Detail { line, terms }
-}
-
-/// The first depth at which each chain is available to a side: now for chains up to its
-/// best this turn, else from its beam.
-struct Reach<'a> {
-    beam: &'a BeamResult,
-    now: u32,
-    max: u32,
-}
-
-impl<'a> Reach<'a> {
-    fn new(beam: &'a BeamResult, now: u32) -> Self {
-        Reach {
-            beam,
-            now,
-            max: now.max(beam.max_chain),
-        }
-    }
-
-    fn earliest(&self, chain: u32) -> usize {
-        if chain <= self.now {
-            0
-        } else {
-            self.beam.earliest_depth(chain).unwrap_or(NEVER)
-        }
-    }
 }
 
 fn beam_root<'a>(me: &PlayerState, enemy: &PlayerState, packs: &'a [PreparedPack]) -> BeamRoot<'a> {
@@ -737,11 +557,9 @@ fn survival<N: Neighbourhood>(
     let Some(pack) = packs.first() else {
         return 0;
     };
-    let mut next = *state;
-    next.drop_pending_ojama();
-    if next.act::<N>(pack, action).dead {
+    let Some((next, _)) = state.try_play::<N>(pack, action) else {
         return 0;
-    }
+    };
     if plies == 0 {
         return 1;
     }
@@ -759,7 +577,8 @@ mod tests {
 
     #[test]
     fn a_plan_move_stands_within_the_acceptance_thresholds() {
-        let decider = Decider::<crate::sim::Shift>::new(&Params::default());
+        let decider =
+            Decider::<crate::sim::Shift>::new(&crate::params::Params::default().original_player());
         // -bihmax 70 -bihmin 70 -bihd 35.
         assert!(decider.plan_stands(60.0, 40.0), "20 behind, both below 70");
         assert!(decider.plan_stands(100.0, 90.0), "both above 70");

@@ -10,11 +10,35 @@
 //! The rules only ask for plan searches ([`Planner`]); how each player searches, and how long
 //! its clock lets it, is its own.
 
-use super::plan::{next_move, Plan, READY_MOVES};
-use super::rules::{high_trigger, Threats};
-use super::Why;
+mod plan;
+mod threats;
+
 use crate::search::fire::Fires;
 use crate::sim::{Action, Neighbourhood, Position};
+pub use plan::{next_move, Plan, READY_MOVES};
+pub use threats::{best_immediate_ojama, high_trigger, Threats, SPIKE_EARLY, SPIKE_LATE};
+
+/// How this turn's move came about, for `-tm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Why {
+    Plan,
+    Replan,
+    Counter,
+    HoldFire,
+    Outbuild,
+    /// A search from this turn's position found a better fire than the plan's.
+    Refine,
+    /// A rule would have traded the ready plan for a longer one; the plan was kept
+    /// ([`RulesConfig::keep_ready`]).
+    Ready,
+    /// No plan: the move that sends the most now.
+    Greedy,
+    /// The full search overruled the plan.
+    Lethal,
+    Survive,
+    /// The exchange reader chose the move.
+    Exchange,
+}
 
 /// Plan searches: moves searched at most and their time at the qualifier's clock (scaled).
 pub const COUNTER: (usize, u64) = (10, 15_000);
@@ -342,14 +366,14 @@ impl PlanRules {
 
 #[cfg(test)]
 mod tests {
+    use super::threats::SPIKE_LATE;
     use super::*;
     use crate::arena::packs::prepared;
     use crate::params::Params;
-    use crate::policy::planner::{search_fires, PlanSearch};
-    use crate::policy::rules::SPIKE_LATE;
     use crate::search::beam::{BeamConfig, BeamRoot};
     use crate::search::fire::tests::{fire, fires};
     use crate::search::fire::Fire;
+    use crate::search::widen::{search_fires, PlanSearch};
     use crate::sim::{PlayerState, PreparedPack, Shift};
     use std::time::{Duration, Instant};
     use ysai_tables::chain_ojama;
@@ -421,8 +445,7 @@ mod tests {
         let (before, last) = chain.path.split_at(chain.path.len() - moves);
         let mut me = PlayerState::default();
         for (pack, &action) in packs.iter().zip(before) {
-            me.drop_pending_ojama();
-            me.act::<Shift>(pack, action);
+            me = me.play::<Shift>(pack, action).0;
         }
         let plan = Plan {
             moves: last.to_vec(),

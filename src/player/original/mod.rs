@@ -1,11 +1,14 @@
-//! `--style original`: the 2019 program's own turn ([`crate::policy::original`]), with `-tm`
+//! `--style original`: the 2019 program's own turn ([`Decider`]), with `-tm`
 //! reporting one line per turn on stderr and `-m` the detail below it.
 
-use super::report::{detail_block, turn_line};
+mod decider;
+mod report;
+
+pub use decider::{first_max_chain, Decider, Decision, Detail, HelperBeam, OriginalConfig, Reason};
+
 use super::Player;
-use crate::params::Params;
-use crate::policy::original::Decider;
 use crate::sim::{Action, Neighbourhood, Position};
+use report::{detail_block, turn_line};
 
 pub struct OriginalPlayer<N: Neighbourhood> {
     decider: Decider<N>,
@@ -15,11 +18,11 @@ pub struct OriginalPlayer<N: Neighbourhood> {
 }
 
 impl<N: Neighbourhood> OriginalPlayer<N> {
-    pub fn new(params: &Params) -> Self {
+    pub fn new(config: OriginalConfig) -> Self {
         OriginalPlayer {
-            decider: Decider::new(params),
-            report: params.log.turn_debug_msg,
-            detail: params.detail.debug_msg,
+            decider: Decider::new(&config),
+            report: config.report,
+            detail: config.detail,
         }
     }
 }

@@ -8,10 +8,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::params::Params;
 use crate::search::enemy::{self, EnemyLine};
 use crate::search::eval::{enemy_dead_after, EvalContext, Line, MAX_DEPTH};
-use crate::search::full::{EnemyModel, FullSearch, RootValues, LOST};
+use crate::search::full::{EnemyModel, FullSearch, FullSearchConfig, RootValues, LOST};
 use crate::search::timeman::search_depths;
 use crate::search::tt::TranspositionTable;
 use crate::sim::{Action, Neighbourhood, Position};
@@ -57,17 +56,14 @@ pub struct Guard {
 }
 
 impl Guard {
-    pub fn new(params: &Params) -> Self {
+    pub fn new(config: &FullSearchConfig, turn_limit_ms: u64) -> Self {
         Guard {
-            tt: params.table(),
-            eval: params.eval.context(),
-            model: params.enemy_model(),
-            depths: (
-                params.search.search_depth.clamp(1, MAX_DEPTH),
-                params.search.enemy_search_depth.min(MAX_DEPTH),
-            ),
-            ignore_time: params.search.ignore_time,
-            turn_limit_ms: params.clock.turn_limit_ms,
+            tt: config.table(),
+            eval: config.eval.clone(),
+            model: config.model,
+            depths: config.depths,
+            ignore_time: config.ignore_time,
+            turn_limit_ms,
         }
     }
 

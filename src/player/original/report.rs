@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::policy::original::{Decision, Detail, Reason};
+use super::decider::{Decision, Detail, Reason};
 use crate::render::{field_picture, side_by_side};
 use crate::search::beam::BeamResult;
 use crate::search::eval::{CounterVerdict, Line};
