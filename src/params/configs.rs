@@ -215,7 +215,7 @@ impl Params {
                 eval: self.opening.beam_eval(),
                 opening_columns: (first.min_x, first.max_x, first.height_cutoff),
                 nodes: first.node_budget,
-                anytime: self.exchange.anytime_plans,
+                anytime: !self.exchange.beam_plans,
                 seed: self.seed,
             },
             rules: self.ysai_rules(),

@@ -91,7 +91,7 @@ pub struct BeamPlans {
     /// `--beam-nodes`: a fixed number of nodes per beam instead of a time (and as many
     /// expansions of an anytime search).
     pub nodes: Option<u64>,
-    /// `--anytime-plans`: the searches after the opening's plan are the anytime search.
+    /// The searches after the opening's plan are the anytime search (unless `--beam-plans`).
     pub anytime: bool,
     /// The seed of the anytime search's tie-breaks.
     pub seed: u64,
@@ -632,7 +632,7 @@ mod tests {
             exchange: crate::params::ExchangeFlags {
                 exchange: false,
                 refine_ms,
-                anytime_plans: false,
+                beam_plans: false,
             },
             ..Params::default()
         };
@@ -653,7 +653,7 @@ mod tests {
     }
 
     #[test]
-    fn with_anytime_plans_only_the_opening_plan_is_a_beam() {
+    fn only_the_opening_plan_is_a_beam_unless_beam_plans_are_asked_for() {
         let packs = prepared(5, PACKS_PER_GAME);
         let me = PlayerState {
             field: Field::from_picture(&["..4...", "..73..", ".2618.", "19352."]).unwrap(),
@@ -665,8 +665,12 @@ mod tests {
             },
             ..Params::default()
         };
-        params.exchange.anytime_plans = true;
-        for (turn, label) in [(2, "open-w"), (20, "plan-anytime")] {
+        for (beam_plans, turn, label) in [
+            (false, 2, "open-w"),
+            (false, 20, "plan-anytime"),
+            (true, 20, "plan-w"),
+        ] {
+            params.exchange.beam_plans = beam_plans;
             let view = Position {
                 turn,
                 packs: &packs[turn..],
