@@ -290,7 +290,9 @@ fn the_match_report_shows_the_match_and_links_every_game() {
             .unwrap_or_else(|| panic!("no chart {chart}"));
         assert!(dom[at..].contains("<svg"), "chart {chart} has no picture");
     }
-    assert_eq!(dom.matches("replay</a>").count(), 20);
+    let games = &dom[dom.find("<table id=\"games\"").expect("the game table")..];
+    let games = &games[..games.find("</table>").unwrap()];
+    assert_eq!(games.matches("replay</a>").count(), 20);
 
     // A game's page names its game and links back to the report, and to the games before
     // and after it; the first game has none before it, the last none after it.
@@ -326,6 +328,34 @@ fn the_match_report_shows_the_match_and_links_every_game() {
     }
     browser.follow("#report", "match.html", "true");
     assert!(browser.text("#verdict").starts_with("p0 scored "));
+
+    // The game table's headers sort it: the turn's shows the longest games first in place of
+    // the game order; the game's brings the game order back.
+    let shown = "[...document.querySelectorAll('#games, table.sorted')].filter(t => t.offsetParent !== null).map(t => t.id)";
+    assert_eq!(browser.evaluate(shown), json!(["games"]));
+    browser.follow(
+        "#games a[href='#games-by-turn']",
+        "match.html",
+        "location.hash === '#games-by-turn'",
+    );
+    assert_eq!(browser.evaluate(shown), json!(["games-by-turn"]));
+    let turns = browser.evaluate(
+        "[...document.querySelectorAll('#games-by-turn tbody tr')].map(r => +r.cells[3].textContent)",
+    );
+    let turns: Vec<u64> = turns
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_u64().unwrap())
+        .collect();
+    assert_eq!(turns.len(), 20);
+    assert!(turns.windows(2).all(|w| w[0] >= w[1]), "{turns:?}");
+    browser.follow(
+        "#games-by-turn a[href='#games']",
+        "match.html",
+        "location.hash === '#games'",
+    );
+    assert_eq!(browser.evaluate(shown), json!(["games"]));
 
     // The report fills a narrow and a wide window: its charts span the page.
     for width in [NARROW, WIDE] {

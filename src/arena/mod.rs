@@ -15,6 +15,7 @@ pub mod args;
 mod charts;
 pub mod check;
 pub mod compact;
+mod game_table;
 pub mod html;
 pub mod packs;
 pub mod pages;

@@ -10,7 +10,8 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::charts::*;
-use super::referee::{Reason, BIG_CHAIN};
+use super::game_table::games_table;
+use super::referee::Reason;
 use super::results::{GameLine, RunInfo};
 use super::standings::{kind_of, Standings, CROSS_LEFT, RANKING_LEFT};
 use super::stats::{Elo, Sprt};
@@ -190,6 +191,12 @@ th, td { padding: 2px 10px; text-align: right; border-bottom: 1px solid #333; }
 th { color: #bbb; font-weight: 600; }
 td.left, th.left { text-align: left; }
 a { color: #8fc8ff; }
+th a { color: inherit; }
+/* The game table in other orders: each shown in place of the game order while its header's
+   link is followed. */
+table.sorted { display: none; }
+table.sorted:target { display: table; }
+table.sorted:target ~ #games { display: none; }
 ";
 
 /// The names the games give the players (the first game that records them).
@@ -423,63 +430,6 @@ fn losses_table(rows: &[(String, [u64; LOSS_KINDS.len()])]) -> String {
     out
 }
 
-/// A row per game; in a tournament (`engines`) each names its two engines, and the winner by
-/// name.
-fn games_table(games: &[&ReportGame], engines: bool) -> String {
-    let mut rows = String::new();
-    for game in games {
-        let line = &game.line;
-        let names = line.engine_names();
-        let result = match line.winner {
-            Some(w) if engines => format!("<span class=\"p{w}\">{} wins</span>", escape(&names[w])),
-            Some(w) => format!("<span class=\"p{w}\">p{w} wins</span>"),
-            None => "draw".to_string(),
-        };
-        let pairing = if engines {
-            format!(
-                "<td class=\"left\"><span class=\"p0\">{}</span> - <span class=\"p1\">{}</span></td>",
-                escape(&names[0]),
-                escape(&names[1])
-            )
-        } else {
-            String::new()
-        };
-        let first = |p: usize| match line.first_big_chains.and_then(|c| c[p]) {
-            Some(c) => format!("{} on {}", c.chains, c.turn),
-            None => "none".to_string(),
-        };
-        let link = game.replay_page.as_ref().map_or(String::new(), |page| {
-            format!("<a href=\"{}\">replay</a>", escape(page))
-        });
-        let _ = write!(
-            rows,
-            "<tr><td>{}</td>{pairing}<td class=\"left\">{result}</td><td class=\"left\">{}</td><td>{}</td>\
-             <td>{} - {}</td><td>{} - {}</td><td>{} - {}</td><td>{:.1} - {:.1}</td><td class=\"left\">{link}</td></tr>",
-            line.game,
-            line.reason.name(),
-            line.turn,
-            line.scores[0],
-            line.scores[1],
-            line.max_chains[0],
-            line.max_chains[1],
-            first(0),
-            first(1),
-            line.think_ms[0] / 1000.0,
-            line.think_ms[1] / 1000.0,
-        );
-    }
-    let pairing_head = if engines {
-        "<th class=\"left\">p0 - p1</th>"
-    } else {
-        ""
-    };
-    format!(
-        "<table id=\"games\"><thead><tr><th>game</th>{pairing_head}<th class=\"left\">result</th><th class=\"left\">how</th>\
-         <th>turn</th><th>score</th><th>longest chain</th><th>first {BIG_CHAIN}+ (chain on turn)</th>\
-         <th>thinking (s)</th><th></th></tr></thead><tbody>{rows}</tbody></table>"
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -539,9 +489,8 @@ mod tests {
     fn every_game_has_a_row_in_game_order_and_a_link_where_it_has_a_page() {
         let games: Vec<ReportGame> = [3, 0, 2, 1].map(|i| game(i, Some(0), 50)).into();
         let page = page(&games, &sprt(), SprtSource::Default);
-        let rows: Vec<&str> = page.split("<tr><td>").skip(1).collect();
-        let numbers: Vec<&str> = rows.iter().map(|r| &r[..r.find('<').unwrap()]).collect();
-        assert_eq!(numbers, ["0", "1", "2", "3"]);
+        let rows = table_rows(&page, "games");
+        assert_eq!(game_numbers(&rows), [0, 1, 2, 3]);
         assert_eq!(
             rows.iter()
                 .map(|r| r.contains("<a href="))
@@ -550,6 +499,46 @@ mod tests {
         );
         assert!(rows[2].contains("<a href=\"m-replays/game-000002.html\">replay</a>"));
         assert!(rows[0].contains("<td>12 on 15 - none</td>"), "{}", rows[0]);
+    }
+
+    /// The rows of the page's table `id`.
+    fn table_rows<'p>(page: &'p str, id: &str) -> Vec<&'p str> {
+        let start = page
+            .find(&format!("<table id=\"{id}\""))
+            .unwrap_or_else(|| panic!("no table {id}"));
+        let table = &page[start..];
+        let table = &table[..table.find("</table>").unwrap()];
+        table.split("<tr><td>").skip(1).collect()
+    }
+
+    fn game_numbers(rows: &[&str]) -> Vec<u64> {
+        rows.iter()
+            .map(|r| r[..r.find('<').unwrap()].parse().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn the_game_table_can_be_read_in_each_order_its_headers_name() {
+        let mut games: Vec<ReportGame> = [(0, 40), (1, 70), (2, 55), (3, 70)]
+            .map(|(i, turn)| game(i, Some((i % 2) as usize), turn))
+            .into();
+        games[2].line.max_chains = [15, 4];
+        games[1].line.think_ms = [9_000.0, 0.0];
+        games[0].line.first_big_chains = None;
+        let page = page(&games, &sprt(), SprtSource::Default);
+        let order = |id: &str| game_numbers(&table_rows(&page, id));
+        assert_eq!(order("games"), [0, 1, 2, 3]);
+        assert_eq!(order("games-by-turn"), [1, 3, 2, 0], "longest first");
+        assert_eq!(order("games-by-chain"), [2, 0, 1, 3]);
+        assert_eq!(order("games-by-thinking"), [1, 0, 2, 3]);
+        assert_eq!(order("games-by-result"), [0, 2, 1, 3]);
+        assert_eq!(order("games-by-first"), [1, 2, 3, 0], "no big chain last");
+        for id in ["games", "games-by-turn", "games-by-how", "games-by-first"] {
+            assert!(page.contains(&format!("<a href=\"#{id}\">")), "{id}");
+        }
+        // The other orders are hidden until their header's link is followed.
+        assert!(page.contains("<table id=\"games-by-turn\" class=\"sorted\">"));
+        assert!(page.contains("table.sorted:target ~ #games { display: none; }"));
     }
 
     #[test]

@@ -215,6 +215,8 @@ impl Params {
                 eval: self.opening.beam_eval(),
                 opening_columns: (first.min_x, first.max_x, first.height_cutoff),
                 nodes: first.node_budget,
+                anytime: !self.exchange.beam_plans,
+                seed: self.seed,
             },
             rules: self.ysai_rules(),
             exchange: self.exchange.exchange,
@@ -234,6 +236,7 @@ impl Params {
             expansions: nodes,
             injected: Vec::new(),
             seed: self.seed,
+            first_move: None,
         }
     }
 }

@@ -276,6 +276,14 @@ pub struct ExchangeFlags {
     #[arg(help_heading = heading::YSAI_TURN,
           help = "Search a followed plan again each turn for this long (scaled): take a bigger or sooner fire by its depth, or below a 13-chain a much bigger later one; 0 = never")]
     pub refine_ms: u64,
+    /// `--beam-plans`: after the opening's plan, ysai's plan searches (its plans, counters,
+    /// extensions, refinements and the opponent's answers) are the beam, widened to fill their
+    /// time, instead of the anytime search (an ablation switch: the anytime search rebuilds
+    /// the second chain sooner).
+    #[arg(long = "beam-plans")]
+    #[arg(help_heading = heading::YSAI_TURN,
+          help = "After the opening's plan, search plans with the beam instead of the anytime search (ablation)")]
+    pub beam_plans: bool,
 }
 
 /// Switches of the champion's rules: read by ysai's turn and the rush player.

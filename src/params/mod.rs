@@ -224,6 +224,7 @@ impl Params {
         exchange: ExchangeFlags {
             exchange: false,
             refine_ms: 4_000,
+            beam_plans: false,
         },
         rush: RushFlags {
             rush_late_game: false,

@@ -81,6 +81,7 @@ impl<N: Neighbourhood> RushTurn<'_, '_, N> {
             expansions: None,
             injected: vec![attack],
             seed: self.seed ^ self.view.turn as u64,
+            first_move: None,
         };
         search::<N>(state, self.view.packs, &config).fires
     }

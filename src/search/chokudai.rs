@@ -37,6 +37,8 @@ pub struct ChokudaiConfig {
     pub injected: Vec<i64>,
     /// Seed of the random tie-break between equal ranks.
     pub seed: u64,
+    /// Only this first move is tried (what follows a given move).
+    pub first_move: Option<Action>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -191,6 +193,9 @@ impl<N: Neighbourhood> Search<'_, N> {
     }
 
     fn moves(&self, state: &PlayerState, depth: usize) -> Vec<Action> {
+        if let (0, Some(first)) = (depth, self.config.first_move) {
+            return vec![first];
+        }
         if depth == 0 && state.field.blocks().is_zero() {
             return (0..4)
                 .map(|rot| Action::Drop {
@@ -325,6 +330,20 @@ mod tests {
         assert!(fires
             .iter()
             .all(|f| matches!(f.path[0], Action::Drop { x: 5, .. })));
+    }
+
+    #[test]
+    fn a_first_move_given_starts_every_fire() {
+        let packs = packs(3, 10);
+        let first = Action::Drop { x: 1, rot: 2 };
+        let config = ChokudaiConfig {
+            first_move: Some(first),
+            ..config(10, 400)
+        };
+        let result = search::<Shift>(&PlayerState::default(), &packs, &config);
+        let fires: Vec<&Fire> = result.fires.by_depth.iter().flatten().collect();
+        assert!(!fires.is_empty());
+        assert!(fires.iter().all(|f| f.path[0] == first), "{fires:?}");
     }
 
     #[test]

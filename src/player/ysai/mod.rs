@@ -24,7 +24,8 @@ pub use guard::{overrule, Guard, Overrule, Weighing};
 
 use super::plan_rules::{Plan, PlanRules, Planner, RulesConfig, Search, Threats, Why};
 use super::Player;
-use crate::search::beam::{BeamConfig, BeamEval, BeamRoot, HeightCutoff, Injection};
+use crate::search::beam::{BeamConfig, BeamEval, BeamResult, BeamRoot, HeightCutoff, Injection};
+use crate::search::chokudai::{self, ChokudaiConfig};
 use crate::search::fire::Fires;
 use crate::search::full::{FullSearchConfig, TRUSTED_TURNS};
 use crate::search::greedy::best_move;
@@ -87,8 +88,13 @@ pub struct BeamPlans {
     pub eval: BeamEval,
     /// The opening plan's columns and height cutoff (the first beam's).
     pub opening_columns: (u8, u8, HeightCutoff),
-    /// `--beam-nodes`: a fixed number of nodes per beam instead of a time.
+    /// `--beam-nodes`: a fixed number of nodes per beam instead of a time (and as many
+    /// expansions of an anytime search).
     pub nodes: Option<u64>,
+    /// The searches after the opening's plan are the anytime search (unless `--beam-plans`).
+    pub anytime: bool,
+    /// The seed of the anytime search's tie-breaks.
+    pub seed: u64,
 }
 
 /// What ysai's turn reads: its plan searches, the rules around its plans, whether the
@@ -360,6 +366,9 @@ impl BeamPlans {
         first_move: Option<Action>,
     ) -> Fires {
         let fixed = turn.clock.fixed_work();
+        if self.anytime && !fixed && !matches!(kind, Search::Open | Search::Race) {
+            return self.anytime::<N>(turn, kind, root, (horizon, flag_ms), injection, first_move);
+        }
         let widths = match kind {
             _ if fixed => FIXED_WIDTHS,
             Search::Open => self.opening,
@@ -385,6 +394,46 @@ impl BeamPlans {
         let (fires, notes) = search_fires::<N>(kind.label(), root, &search);
         turn.beams.extend(notes);
         fires
+    }
+
+    /// The anytime search in place of [`BeamPlans::search`]'s beam: the same horizon, time
+    /// and injection; with a first move given, only what follows it is searched.
+    fn anytime<N: Neighbourhood>(
+        &self,
+        turn: &mut Turn<'_, '_>,
+        kind: Search,
+        root: BeamRoot<'_>,
+        (horizon, flag_ms): (usize, u64),
+        injection: Option<(usize, i64)>,
+        first_move: Option<Action>,
+    ) -> Fires {
+        let began = Instant::now();
+        let mut injected = Vec::new();
+        if let Some((after_moves, ojama)) = injection.filter(|&(m, _)| m > 0) {
+            injected.resize(after_moves, 0);
+            injected[after_moves - 1] = ojama;
+        }
+        let config = ChokudaiConfig {
+            horizon,
+            deadline: Some(turn.clock.deadline(turn.clock.search(flag_ms))),
+            expansions: self.nodes,
+            injected,
+            seed: self.seed ^ turn.view.turn as u64,
+            first_move,
+        };
+        let found = chokudai::search::<N>(&root.state, root.packs, &config);
+        let (max_chain, at) = found.fires.max_chain();
+        turn.beams.push(BeamNote {
+            label: format!("{}-anytime", kind.label()),
+            result: BeamResult {
+                depth: horizon.min(root.packs.len()),
+                max_chain,
+                max_chain_depth: at,
+                ..BeamResult::default()
+            },
+            elapsed: began.elapsed(),
+        });
+        found.fires
     }
 
     /// My plan search from the turn's position, `attack` landing after my first move.
@@ -583,6 +632,7 @@ mod tests {
             exchange: crate::params::ExchangeFlags {
                 exchange: false,
                 refine_ms,
+                beam_plans: false,
             },
             ..Params::default()
         };
@@ -599,6 +649,47 @@ mod tests {
             let refined = ysai.plan().expect("a plan that fires past its first move");
             assert!(refined.ojama > 0, "{refined:?}");
             assert!(report.beams.iter().any(|b| b.label.starts_with("refine")));
+        }
+    }
+
+    #[test]
+    fn only_the_opening_plan_is_a_beam_unless_beam_plans_are_asked_for() {
+        let packs = prepared(5, PACKS_PER_GAME);
+        let me = PlayerState {
+            field: Field::from_picture(&["..4...", "..73..", ".2618.", "19352."]).unwrap(),
+            ..PlayerState::default()
+        };
+        let mut params = Params {
+            clock: ClockFlags {
+                turn_limit_ms: 5_000,
+            },
+            ..Params::default()
+        };
+        for (beam_plans, turn, label) in [
+            (false, 2, "open-w"),
+            (false, 20, "plan-anytime"),
+            (true, 20, "plan-w"),
+        ] {
+            params.exchange.beam_plans = beam_plans;
+            let view = Position {
+                turn,
+                packs: &packs[turn..],
+                me: &me,
+                opponent: &PlayerState::default(),
+                time_left_ms: 45_000,
+            };
+            let mut ysai = Ysai::<Shift>::new(params.ysai());
+            let report = turn_alone(&mut ysai, &view);
+            assert_eq!(report.why, Why::Replan, "turn {turn}");
+            let plan = ysai
+                .plan()
+                .unwrap_or_else(|| panic!("turn {turn}: no plan"));
+            assert!(plan.ojama > 0, "turn {turn}: {plan:?}");
+            assert!(
+                report.beams.iter().all(|b| b.label.starts_with(label)),
+                "turn {turn}: {:?}",
+                report.beams.iter().map(|b| &b.label).collect::<Vec<_>>()
+            );
         }
     }
 

@@ -120,7 +120,14 @@ pub struct BeamConfig {
     /// `best_fire`). A search that reads only `fires` leaves it out, and then the last
     /// depth's potentials below its top bucket are never worked out.
     pub choose_plan: bool,
+    /// Under the potential rank, how many of the nodes that fire a depth's biggest chain have
+    /// the field their fire leaves weighed, the depth's fire being the one that leaves the
+    /// best; at most 1: the first in rank order.
+    pub fires_weighed: usize,
 }
+
+/// The nodes weighed by the field their fire leaves, unless a search says otherwise.
+pub const FIRES_WEIGHED: usize = 64;
 
 impl BeamConfig {
     /// A beam over every column with no target, limit or cut-off.
@@ -141,6 +148,7 @@ impl BeamConfig {
             node_budget: None,
             fit_deadline: None,
             choose_plan: true,
+            fires_weighed: FIRES_WEIGHED,
         }
     }
 

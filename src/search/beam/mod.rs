@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use ysai_tables::MAX_CHAIN;
 
+use crate::search::fire::Fire;
 use crate::sim::{Action, Neighbourhood};
 
 pub use config::*;
@@ -444,9 +445,7 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
     fn record(&mut self, candidates: &mut Vec<Child>, depth: usize) -> bool {
         let deepest = candidates.first().map_or(0, |c| u32::from(c.chain));
         self.note_chain(deepest, depth);
-        let fire = candidates
-            .first()
-            .and_then(|best| fire_of(best, self.path_to(best)));
+        let fire = self.fire_leaving_the_best_field(candidates, depth);
         self.result.fires.push(fire);
         if let Some(target) = self.config.target {
             if self.result.target_depth.is_none() && self.result.max_chain >= target.chain {
@@ -461,6 +460,45 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
         self.config
             .stop_chain
             .is_some_and(|stop| self.result.max_chain >= stop)
+    }
+
+    /// The fire recorded for the children at `depth` (played with pack `depth - 1`, firing
+    /// with pack `depth`): under the potential rank, of the top bucket's best
+    /// [`BeamConfig::fires_weighed`] nodes, which all fire the same chain, the one whose fire leaves the
+    /// field a build would rank highest (the chain one erased block starts, its shape, the
+    /// blocks kept), the first in rank order among equals; the second chain starts from it.
+    fn fire_leaving_the_best_field(&self, candidates: &[Child], depth: usize) -> Option<Fire> {
+        let first = candidates.first()?;
+        let fire_pack = self.root.packs.get(depth);
+        let weighed = match fire_pack {
+            Some(pack)
+                if self.config.eval == BeamEval::Potential
+                    && self.config.fires_weighed > 1
+                    && first.parent != u32::MAX =>
+            {
+                let frontier = &self.levels.last().expect("root level").nodes;
+                let (pack_now, injected) = (&self.root.packs[depth - 1], self.injected(depth - 1));
+                let top: Vec<&Child> = candidates
+                    .iter()
+                    .take_while(|c| c.chain == first.chain && c.fire != 0)
+                    .take(self.config.fires_weighed)
+                    .collect();
+                let left: Vec<i64> = top
+                    .par_iter()
+                    .map(|c| {
+                        let node = replay_child::<N>(frontier, c, pack_now, injected);
+                        left_after_fire::<N>(&node, pack, c.fire)
+                    })
+                    .collect();
+                top.into_iter()
+                    .zip(left)
+                    .reduce(|best, next| if next.1 > best.1 { next } else { best })
+                    .map(|(c, _)| c)
+            }
+            _ => None,
+        };
+        let best = weighed.unwrap_or(first);
+        fire_of(best, self.path_to(best))
     }
 
     fn note_chain(&mut self, chain: u32, depth: usize) {

@@ -219,6 +219,16 @@ pub(super) fn rank_by_potential<N: Neighbourhood>(child: &mut Child, node: &Node
     child.total = potential::score(field, chain_ojama(potential.chain));
 }
 
+/// The rank of the field `node` is left with once `fire` (an index into [`Action::ALL`]) is
+/// played with `pack`, as a build is ranked (the potential's score), or `i64::MIN` if it dies.
+pub(super) fn left_after_fire<N: Neighbourhood>(node: &Node, pack: &PreparedPack, fire: u8) -> i64 {
+    let Some(after) = play::<N>(node, pack, Action::ALL[usize::from(fire)], 0) else {
+        return i64::MIN;
+    };
+    let field = &after.state.field;
+    potential::score(field, chain_ojama(erase_potential::<N>(field).chain))
+}
+
 /// Skill-mode rank (§9a.5): what the skill would destroy, weighed by how full the gauge is.
 pub(super) fn evaluate_skill(child: &mut Child, state: &PlayerState, count_blocks: bool) {
     let destroyed = state.field.skill_targets().popcount();

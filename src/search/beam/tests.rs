@@ -607,3 +607,67 @@ fn the_skill_evaluation_ranks_by_destroyable_blocks_and_gauge() {
         "the qualifier adds the numbered blocks"
     );
 }
+
+/// The rank of the field a recorded fire leaves, played from the beam's root.
+fn left_by(p: &crate::bench::BenchPosition, fire: &Fire) -> i64 {
+    let mut node = Node {
+        state: p.me,
+        enemy_ojama: p.enemy_ojama,
+        path_chain: 0,
+    };
+    node.state.drop_pending_ojama();
+    let (last, before) = fire.path.split_last().expect("a fire is a move");
+    for (pack, &action) in p.packs.iter().zip(before) {
+        node = play::<Shift>(&node, pack, action, 0).expect("a recorded path lives");
+    }
+    left_after_fire::<Shift>(&node, &p.packs[before.len()], action_index(*last))
+}
+
+/// Of the lines that fire a depth's biggest chain, the fire recorded is the one that leaves
+/// the best field, and so at least as good a field as the first of them in rank order: the
+/// same chain, the same frontiers, a better start for the next chain.
+#[test]
+fn a_depths_fire_leaves_the_best_field_among_equal_chains() {
+    let (mut depths, mut better) = (0, 0);
+    for p in bench_positions() {
+        let config = BeamConfig {
+            eval: BeamEval::Potential,
+            ..BeamConfig::new(6, 120, 40)
+        };
+        let first = BeamConfig {
+            fires_weighed: 1,
+            ..config.clone()
+        };
+        let weighed = search::<Shift>(root(&p), &config);
+        let ranked = search::<Shift>(root(&p), &first);
+        assert_eq!(
+            weighed.buckets, ranked.buckets,
+            "{}: the same frontiers",
+            p.name
+        );
+        for (depth, (w, r)) in weighed.fires.iter().zip(&ranked.fires).enumerate() {
+            let (Some(w), Some(r)) = (w, r) else {
+                assert_eq!(w.is_some(), r.is_some(), "{} depth {depth}", p.name);
+                continue;
+            };
+            assert_eq!(
+                (w.chains, w.ojama),
+                (r.chains, r.ojama),
+                "{} depth {depth}",
+                p.name
+            );
+            let (left_w, left_r) = (left_by(&p, w), left_by(&p, r));
+            assert!(
+                left_w >= left_r,
+                "{} depth {depth}: {left_w} < {left_r}",
+                p.name
+            );
+            depths += 1;
+            better += usize::from(left_w > left_r);
+        }
+    }
+    assert!(
+        better > 0 && better < depths,
+        "{better} of {depths} depths left a better field"
+    );
+}
