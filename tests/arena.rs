@@ -1640,9 +1640,7 @@ fn a_report_links_every_game_to_its_replay_page() {
     );
     let page = fs::read_to_string(&report).unwrap();
     // The game table in game order; the other orders and the headers' links repeat its rows.
-    let games = &page[page.find("<table id=\"games\">").expect("the game table")..];
-    let games = &games[..games.find("</table>").unwrap()];
-    let links: Vec<&str> = games
+    let links: Vec<&str> = table_html(&page, "games")
         .split("<a href=\"")
         .skip(1)
         .map(|rest| &rest[..rest.find('"').unwrap()])
@@ -1882,13 +1880,18 @@ fn cells_by_pair(columns: &[String], rows: &[Vec<String>]) -> BTreeMap<(String, 
     table
 }
 
-/// The rows of cells, its header first, of the table `id` of a report page.
-fn page_table(html: &str, id: &str) -> Vec<Vec<String>> {
+/// The table `id` of a report page, up to its end.
+fn table_html<'h>(html: &'h str, id: &str) -> &'h str {
     let start = html
         .find(&format!("<table id=\"{id}\">"))
         .unwrap_or_else(|| panic!("no table {id}"));
     let end = start + html[start..].find("</table>").unwrap();
-    html[start..end]
+    &html[start..end]
+}
+
+/// The rows of cells, its header first, of the table `id` of a report page.
+fn page_table(html: &str, id: &str) -> Vec<Vec<String>> {
+    table_html(html, id)
         .split("<tr>")
         .skip(1)
         .map(|row| {

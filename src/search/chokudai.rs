@@ -15,10 +15,9 @@ use rayon::prelude::*;
 
 use super::fire::{Fire, Fires};
 use super::key::WordHasher;
-use super::potential::{erase_potential, score};
+use super::potential::{build_score, score};
 use crate::rng::Rng;
 use crate::sim::{Action, MoveResult, Neighbourhood, PlayerState, PreparedPack};
-use ysai_tables::chain_ojama;
 
 /// Nodes kept at most (64 MiB of links and up to as many queue entries).
 const MAX_NODES: usize = 8 << 20;
@@ -266,10 +265,7 @@ impl<N: Neighbourhood> Search<'_, N> {
 fn rank<N: Neighbourhood>(child: &Child, last: bool) -> (Option<i64>, Option<i64>) {
     let field = &child.state.field;
     let fire = (child.result.ojama > 0).then(|| score(field, child.result.ojama));
-    let priority = (!last).then(|| {
-        let potential = erase_potential::<N>(field);
-        score(field, chain_ojama(potential.chain))
-    });
+    let priority = (!last).then(|| build_score::<N>(field));
     (fire, priority)
 }
 

@@ -5,6 +5,7 @@
 
 use crate::bitboard::{BitBoard, WIDTH};
 use crate::sim::{Field, Neighbourhood};
+use ysai_tables::chain_ojama;
 
 /// Ojama beyond this (about an 18-chain) adds nothing: the opponent is dead either way.
 pub const OJAMA_CAP: i64 = 200;
@@ -86,6 +87,12 @@ pub fn score(field: &Field, ojama: i64) -> i64 {
         + i64::from(s.keima2)
         + i64::from(s.tate2)
         + 2000 * i64::from(field.blocks().popcount())
+}
+
+/// The rank of `field` as a build: [`score`] of the chain [`erase_potential`] finds in it,
+/// what the beam and the anytime search rank their nodes by.
+pub fn build_score<N: Neighbourhood>(field: &Field) -> i64 {
+    score(field, chain_ojama(erase_potential::<N>(field).chain))
 }
 
 /// The cells [`erase_potential`] erases, column by column from the bottom.

@@ -469,36 +469,37 @@ impl<'a, N: Neighbourhood> Beam<'a, N> {
     /// blocks kept), the first in rank order among equals; the second chain starts from it.
     fn fire_leaving_the_best_field(&self, candidates: &[Child], depth: usize) -> Option<Fire> {
         let first = candidates.first()?;
-        let fire_pack = self.root.packs.get(depth);
-        let weighed = match fire_pack {
-            Some(pack)
-                if self.config.eval == BeamEval::Potential
-                    && self.config.fires_weighed > 1
-                    && first.parent != u32::MAX =>
-            {
-                let frontier = &self.levels.last().expect("root level").nodes;
-                let (pack_now, injected) = (&self.root.packs[depth - 1], self.injected(depth - 1));
-                let top: Vec<&Child> = candidates
-                    .iter()
-                    .take_while(|c| c.chain == first.chain && c.fire != 0)
-                    .take(self.config.fires_weighed)
-                    .collect();
-                let left: Vec<i64> = top
-                    .par_iter()
-                    .map(|c| {
-                        let node = replay_child::<N>(frontier, c, pack_now, injected);
-                        left_after_fire::<N>(&node, pack, c.fire)
-                    })
-                    .collect();
-                top.into_iter()
-                    .zip(left)
-                    .reduce(|best, next| if next.1 > best.1 { next } else { best })
-                    .map(|(c, _)| c)
-            }
-            _ => None,
-        };
-        let best = weighed.unwrap_or(first);
+        let best = self.best_field_left(candidates, depth).unwrap_or(first);
         fire_of(best, self.path_to(best))
+    }
+
+    /// Of the top bucket's best nodes that fire (see [`Beam::fire_leaving_the_best_field`]),
+    /// the one whose fire leaves the best field; `None` where no field is weighed.
+    fn best_field_left<'c>(&self, candidates: &'c [Child], depth: usize) -> Option<&'c Child> {
+        let first = candidates.first()?;
+        let fire_pack = self.root.packs.get(depth)?;
+        let weighs = self.config.eval == BeamEval::Potential && self.config.fires_weighed > 1;
+        if !weighs || first.parent == u32::MAX {
+            return None;
+        }
+        let frontier = &self.levels.last().expect("root level").nodes;
+        let (pack, injected) = (&self.root.packs[depth - 1], self.injected(depth - 1));
+        let top: Vec<&Child> = candidates
+            .iter()
+            .take_while(|c| c.chain == first.chain && c.fire != 0)
+            .take(self.config.fires_weighed)
+            .collect();
+        let left: Vec<i64> = top
+            .par_iter()
+            .map(|c| {
+                let node = replay_child::<N>(frontier, c, pack, injected);
+                left_after_fire::<N>(&node, fire_pack, c.fire)
+            })
+            .collect();
+        top.into_iter()
+            .zip(left)
+            .reduce(|best, next| if next.1 > best.1 { next } else { best })
+            .map(|(c, _)| c)
     }
 
     fn note_chain(&mut self, chain: u32, depth: usize) {

@@ -5,7 +5,7 @@ use rayon::prelude::*;
 use ysai_tables::{chain_ojama, MAX_CHAIN};
 
 use crate::search::key::WordHasher;
-use crate::search::potential::{self, erase_potential};
+use crate::search::potential;
 use crate::sim::game::{offset_ojama, OJAMA_ROW, SKILL_COST};
 use crate::sim::{Action, DropOutcome, Field, Neighbourhood, PlayerState, PreparedPack};
 
@@ -214,9 +214,7 @@ pub(super) fn evaluate<N: Neighbourhood>(
 /// The potential rank of a child whose lookahead is known: the longest chain one erased
 /// block starts, and the field's shape.
 pub(super) fn rank_by_potential<N: Neighbourhood>(child: &mut Child, node: &Node) {
-    let field = &node.state.field;
-    let potential = erase_potential::<N>(field);
-    child.total = potential::score(field, chain_ojama(potential.chain));
+    child.total = potential::build_score::<N>(&node.state.field);
 }
 
 /// The rank of the field `node` is left with once `fire` (an index into [`Action::ALL`]) is
@@ -225,8 +223,7 @@ pub(super) fn left_after_fire<N: Neighbourhood>(node: &Node, pack: &PreparedPack
     let Some(after) = play::<N>(node, pack, Action::ALL[usize::from(fire)], 0) else {
         return i64::MIN;
     };
-    let field = &after.state.field;
-    potential::score(field, chain_ojama(erase_potential::<N>(field).chain))
+    potential::build_score::<N>(&after.state.field)
 }
 
 /// Skill-mode rank (§9a.5): what the skill would destroy, weighed by how full the gauge is.
