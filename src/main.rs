@@ -156,7 +156,7 @@ fn note_compatibility_flags(given: &[String], aitype: Option<u8>) {
 
 /// Says which of the user's flags the chosen player ignores, rather than ignoring them silently.
 fn note_flags_without_effect(given: &[String], params: &Params) {
-    let unused = ysai::play::flags_without_effect(params, given);
+    let unused = ysai::params::flags_without_effect(params, given);
     if unused.is_empty() {
         return;
     }

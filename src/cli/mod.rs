@@ -457,9 +457,7 @@ impl RawCli {
         if self.use_all_cores {
             params.threads = 0;
         }
-        params.search.ai2_minimax &= !params.search.no_ai2;
-        params.search.ai3_min_over_drops &= !params.search.no_ai3;
-        params.original.next_chain &= !params.original.no_nc;
+        params.apply_off_switches();
         let mut aitype = None;
         match self.ai {
             AiChoice::Player(kind) => params.player = kind,

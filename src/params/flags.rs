@@ -336,11 +336,6 @@ pub struct OriginalTurnFlags {
     #[arg(help_heading = heading::ORIGINAL_TURN,
           help = "Skip the counter-attack analysis of the enemy's chains")]
     pub check_first_chain: bool,
-    /// `-btl MS` (beamtimelimit): deadline for the final sort and selection of any beam.
-    #[arg(long = "btl", value_name = "MS", default_value_t = D.original.beam_time_limit_ms, value_parser = whole::<u64>())]
-    #[arg(help_heading = heading::ORIGINAL_TURN,
-          help = "Deadline for the final selection of any beam")]
-    pub beam_time_limit_ms: u64,
     /// `-bihmax N` (beamIgnoreHyoukamax): plan-acceptance threshold (§9h).
     #[arg(long = "bihmax", value_name = "N", default_value_t = D.original.beam_ignore_eval_max, value_parser = whole::<i32>())]
     #[arg(help_heading = heading::ORIGINAL_TURN, help = "Plan acceptance: upper evaluation threshold")]
@@ -556,10 +551,15 @@ pub struct Compatibility {
     #[arg(long = "nbhm", value_name = "X",
           help_heading = heading::COMPATIBILITY, help = "A multiplier the qualifier overwrote", value_parser = number())]
     pub next_beam_eval_mul: Option<f64>,
+    /// `-btl MS` (beamtimelimit): the original's deadline for a beam's final sort and
+    /// selection, which here takes no measurable time.
+    #[arg(long = "btl", value_name = "MS", help_heading = heading::COMPATIBILITY,
+          help = "The original's deadline for a beam's final selection (instant here)", value_parser = whole::<u64>())]
+    pub beam_time_limit_ms: Option<u64>,
 }
 
 /// The long names of [`Compatibility`]'s flags.
 pub const COMPATIBILITY_FLAGS: &[&str] = &[
     "hl0", "hl1", "hl2", "sc", "cb", "bx", "br", "bx2", "br2", "sma", "es", "nfb", "brtl", "nubhm",
-    "bhm", "nbhm",
+    "bhm", "nbhm", "btl",
 ];

@@ -11,8 +11,8 @@
 //!
 //! The flags are grouped by who reads them (`#[command(flatten)]`): the first beam, the
 //! per-turn beams, the full searches, the original's own turn, the rule switches, and so on.
-//! A player names the groups it reads, and the flags it does not use are worked out from
-//! those ([`crate::play::flags_without_effect`]). The search and the simulator know nothing of
+//! Which flags a player reads is worked out from the config it is built from
+//! ([`flags_without_effect`]). The search and the simulator know nothing of
 //! the command line: their settings are built here ([`Params::first_beam`],
 //! [`Params::turn_beam`], [`Params::first_plan`], [`EvalFlags::context`]).
 //!
@@ -22,6 +22,7 @@
 
 mod configs;
 mod flags;
+mod reads;
 
 use std::time::Instant;
 
@@ -91,7 +92,7 @@ pub enum Style {
 }
 
 /// All settings of one run, and the command-line flag of each, in groups by who reads them
-/// (see `play::flags_without_effect`).
+/// (see [`flags_without_effect`]).
 #[derive(Clone, Debug, PartialEq, clap::Args, Serialize)]
 pub struct Params {
     #[command(flatten)]
@@ -155,6 +156,7 @@ pub struct Params {
 }
 
 pub use flags::*;
+pub use reads::{flags_ignored, flags_without_effect, reads_flag};
 
 impl Params {
     /// The defaults as a constant, so that the command line can show them in `--help`.
@@ -231,7 +233,6 @@ impl Params {
         },
         original: OriginalTurnFlags {
             check_first_chain: true,
-            beam_time_limit_ms: 19_250,
             beam_ignore_eval_max: 70,
             beam_ignore_eval_min: 70,
             beam_ignore_eval_diff: 35,
@@ -296,6 +297,13 @@ impl Params {
     /// turn when `--guard-ms` gives it time.
     pub fn full_search_runs(&self) -> bool {
         self.plays_original() || self.guard.guard_ms > 0
+    }
+
+    /// The `--no-...` switches turn their flags off (`--no-ai2`, `--no-ai3`, `--no-nc`).
+    pub fn apply_off_switches(&mut self) {
+        self.search.ai2_minimax &= !self.search.no_ai2;
+        self.search.ai3_min_over_drops &= !self.search.no_ai3;
+        self.original.next_chain &= !self.original.no_nc;
     }
 
     /// `--style original`: every play setting this program retuned goes back to the
