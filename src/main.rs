@@ -156,7 +156,10 @@ fn note_compatibility_flags(given: &[String], aitype: Option<u8>) {
 
 /// Says which of the user's flags the chosen player ignores, rather than ignoring them silently.
 fn note_flags_without_effect(given: &[String], params: &Params) {
-    let unused = ysai::params::flags_without_effect(params, given);
+    let unused: Vec<String> = ysai::params::flags_without_effect(params, given)
+        .into_iter()
+        .map(ysai::cli::display_flag)
+        .collect();
     if unused.is_empty() {
         return;
     }

@@ -12,6 +12,7 @@
 
 mod spelling;
 
+pub use spelling::display_flag;
 use spelling::*;
 
 use std::collections::HashMap;
@@ -330,63 +331,6 @@ fn given_flags(matches: &clap::ArgMatches) -> Vec<String> {
         .collect()
 }
 
-/// Flags this implementation added; they are shown with two dashes, original flags with one.
-const NEW_FLAGS: &[&str] = &[
-    "hash",
-    "no-ai2",
-    "no-ai3",
-    "no-nc",
-    "ai3-big-attack",
-    "skill-mode-final",
-    "threads",
-    "neighbours",
-    "seed",
-    "turns",
-    "height-cutoff",
-    "beam-eval",
-    "beam-nodes",
-    "guard-ms",
-    "late-game",
-    "no-counter-plan",
-    "no-hold-fire",
-    "no-outbuild",
-    "no-keep-ready",
-    "exchange",
-    "refine-ms",
-    "style",
-    "nbtmax",
-    "turn-ms",
-    "nodes",
-    "limit",
-    "chain",
-    "json",
-    "out",
-    "tier",
-    "help",
-    "version",
-    "p0",
-    "p1",
-    "engine",
-    "each",
-    "tournament",
-    "pairing",
-    "check",
-    "games",
-    "concurrency",
-    "tc",
-    "simultaneous",
-    "rule-text-packs",
-    "packs",
-    "results",
-    "replays",
-    "transcripts",
-    "sprt",
-    "shard",
-    "html",
-    "input-of",
-    "game",
-];
-
 const AFTER_HELP: &str = "\
 Every flag can also be written with a single dash, as the original program read them \
 (`-bw 5000`, `-bcm- -1`, `-ut`). Without a subcommand, ysai plays the game protocol on \
@@ -473,6 +417,17 @@ impl RawCli {
     }
 }
 
+/// Every flag of both original versions, as the original spelled them: shown with one dash,
+/// the flags this implementation added with two.
+pub(crate) const ORIGINAL_FLAGS: &[&str] = &[
+    "d", "ed", "ut", "tt", "bd", "bw", "bcw", "bcm", "bcm-", "bcm2", "sbcm", "bminx", "bmaxx",
+    "ftl", "btl", "bihmax", "bihmin", "bihd", "nbihd", "nc", "nbw", "nbcw", "nbd", "nftl",
+    "nbminc", "ebw", "ebcw", "ebd", "ebt", "nebw", "nebcw", "nebt", "dbw", "dbcw", "dbd", "dbt",
+    "sbw", "sbcw", "sbd", "sbt", "hl", "hl0", "hl1", "hl2", "emdh", "endh", "fmcn", "fmcm", "smcn",
+    "smcm", "ai2", "ai3", "ncfc", "nes", "fsm", "m", "tm", "sc", "cb", "g", "t", "bx", "br", "bx2",
+    "br2", "it", "sma", "es", "ai", "nfb", "brtl", "nubhm", "bhm", "nbhm",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -481,17 +436,6 @@ mod tests {
         AnswerBeamFlags, EvalFlags, HelperBeamFlags, OpeningBeamFlags, OriginalTurnFlags,
         PlanTargetFlags, SearchFlags, Style, TurnBeamFlags, TurnBeamLimitFlags, TurnFlags,
     };
-
-    /// Every flag of both original versions, as the original spelled them.
-    const ORIGINAL_FLAGS: &[&str] = &[
-        "d", "ed", "ut", "tt", "bd", "bw", "bcw", "bcm", "bcm-", "bcm2", "sbcm", "bminx", "bmaxx",
-        "ftl", "btl", "bihmax", "bihmin", "bihd", "nbihd", "nc", "nbw", "nbcw", "nbd", "nftl",
-        "nbminc", "ebw", "ebcw", "ebd", "ebt", "nebw", "nebcw", "nebt", "dbw", "dbcw", "dbd",
-        "dbt", "sbw", "sbcw", "sbd", "sbt", "hl", "hl0", "hl1", "hl2", "emdh", "endh", "fmcn",
-        "fmcm", "smcn", "smcm", "ai2", "ai3", "ncfc", "nes", "fsm", "m", "tm", "sc", "cb", "g",
-        "t", "bx", "br", "bx2", "br2", "it", "sma", "es", "ai", "nfb", "brtl", "nubhm", "bhm",
-        "nbhm",
-    ];
 
     /// Flags that take no value.
     const SWITCHES: &[&str] = &[

@@ -236,12 +236,13 @@ pub(super) fn flag_name(clap_arg: &str) -> &str {
     name.split('=').next().unwrap_or(name)
 }
 
-/// Original flags are named as the original spelled them, with one dash.
-pub(super) fn display_flag(name: &str) -> String {
-    if NEW_FLAGS.contains(&name) {
-        format!("--{name}")
-    } else {
+/// Original flags are named as the original spelled them, with one dash; the flags this
+/// implementation added with two.
+pub fn display_flag(name: &str) -> String {
+    if ORIGINAL_FLAGS.contains(&name) {
         format!("-{name}")
+    } else {
+        format!("--{name}")
     }
 }
 

@@ -144,13 +144,13 @@ pub fn flags_ignored(params: &Params) -> HashSet<String> {
         .collect()
 }
 
-/// The flags in `given` that the player of `params` does not use, spelled as the user would.
-pub fn flags_without_effect(params: &Params, given: &[String]) -> Vec<String> {
+/// The flags in `given` (long names) that the player of `params` does not use.
+pub fn flags_without_effect<'a>(params: &Params, given: &'a [String]) -> Vec<&'a str> {
     let read = flags_read(params, given.iter().map(String::as_str));
     given
         .iter()
-        .filter(|flag| !read.contains(*flag) && !COMPATIBILITY_FLAGS.contains(&flag.as_str()))
-        .map(|flag| format!("-{flag}"))
+        .map(String::as_str)
+        .filter(|flag| !read.contains(*flag) && !COMPATIBILITY_FLAGS.contains(flag))
         .collect()
 }
 
@@ -168,7 +168,11 @@ mod tests {
             turn: TurnFlags { style },
             ..Params::default()
         };
-        flags_without_effect(&params, &flags(given))
+        let given = flags(given);
+        flags_without_effect(&params, &given)
+            .into_iter()
+            .map(str::to_string)
+            .collect()
     }
 
     /// Every player, in each of the ways it can play.
@@ -235,8 +239,8 @@ mod tests {
     fn search_flags_are_reported_and_player_flags_are_not() {
         let given = ["bw", "threads", "bcm-", "t", "m"];
         let unused = |player| unused(player, Style::Original, &given);
-        assert_eq!(unused(PlayerKind::Greedy), ["-bw", "-bcm-", "-m"]);
-        assert_eq!(unused(PlayerKind::Beam), ["-m"]);
+        assert_eq!(unused(PlayerKind::Greedy), ["bw", "bcm-", "m"]);
+        assert_eq!(unused(PlayerKind::Beam), ["m"]);
         assert!(unused(PlayerKind::Full).is_empty());
         assert!(flags_without_effect(&Params::default(), &[]).is_empty());
     }
@@ -260,19 +264,20 @@ mod tests {
                 guard: GuardFlags { guard_ms },
                 ..Params::default()
             };
-            flags_without_effect(&params, &flags(&given))
+            let given = flags(&given);
+            flags_without_effect(&params, &given)
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
         };
-        assert_eq!(full(Style::Original, 0), ["-late-game", "-guard-ms"]);
-        assert_eq!(full(Style::Default, 1_000), ["-dbw", "-fsm", "-late-game"]);
+        assert_eq!(full(Style::Original, 0), ["late-game", "guard-ms"]);
+        assert_eq!(full(Style::Default, 1_000), ["dbw", "fsm", "late-game"]);
         assert_eq!(
             full(Style::Default, 0),
-            ["-dbw", "-d", "-hl", "-fsm", "-late-game"],
+            ["dbw", "d", "hl", "fsm", "late-game"],
             "no search: its flags do nothing"
         );
         let rush = unused(PlayerKind::Rush, Style::Default, &given);
-        assert_eq!(
-            rush,
-            ["-bw", "-bcw", "-dbw", "-d", "-hl", "-fsm", "-guard-ms"]
-        );
+        assert_eq!(rush, ["bw", "bcw", "dbw", "d", "hl", "fsm", "guard-ms"]);
     }
 }
