@@ -7,8 +7,14 @@ use std::fmt::Write as _;
 
 use super::charts::escape;
 use super::referee::BIG_CHAIN;
-use super::report::ReportGame;
 use super::results::GameLine;
+
+/// A game as the report lists it: its results line, and the replay page it links to.
+pub struct ReportGame {
+    pub line: GameLine,
+    /// The page's address relative to the report.
+    pub replay_page: Option<String>,
+}
 
 /// An order of the table: the anchor of its table and how two games compare in it (ties in
 /// game order).

@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 
 use super::charts::*;
 use super::game_table::games_table;
+pub use super::game_table::ReportGame;
 use super::referee::Reason;
 use super::results::{GameLine, RunInfo};
 use super::standings::{kind_of, Standings, CROSS_LEFT, RANKING_LEFT};
@@ -57,13 +58,6 @@ const LOSS_KINDS: [(&str, &[Reason]); 4] = [
         ],
     ),
 ];
-
-/// A game as the report lists it: its results line, and the replay page it links to.
-pub struct ReportGame {
-    pub line: GameLine,
-    /// The page's address relative to the report.
-    pub replay_page: Option<String>,
-}
 
 /// The report page of `games` (in any order; shown in game order), following `sprt`.
 pub fn page(games: &[ReportGame], sprt: &Sprt, source: SprtSource) -> String {
