@@ -156,7 +156,7 @@ pub struct Params {
 }
 
 pub use flags::*;
-pub use reads::{flags_ignored, flags_without_effect, reads_flag};
+pub use reads::{flags_ignored, flags_without_effect};
 
 impl Params {
     /// The defaults as a constant, so that the command line can show them in `--help`.

@@ -114,13 +114,8 @@ fn changes_player(params: &Params, probe: &mut Command, flag: &str) -> bool {
     false
 }
 
-/// Whether the player of `params` reads the flag of long name `flag`. The engine's flags, and
-/// those that are not settings (`-ut`, `-ai`), are read by every player.
-pub fn reads_flag(params: &Params, flag: &str) -> bool {
-    engine_flags().contains(flag) || changes_player(params, &mut probe_command(), flag)
-}
-
-/// Which of the flags of long names `flags` the player of `params` reads, in one pass.
+/// Which of the flags of long names `flags` the player of `params` reads, in one pass. The
+/// engine's flags, and those that are not settings (`-ut`, `-ai`), are read by every player.
 pub fn flags_read<'a>(
     params: &Params,
     flags: impl IntoIterator<Item = &'a str>,
@@ -221,16 +216,17 @@ mod tests {
     #[test]
     fn a_flag_is_read_when_its_values_build_the_player_differently() {
         let ysai = Params::default();
+        let reads_flag = |params: &Params, flag: &str| flags_read(params, [flag]).contains(flag);
         assert!(reads_flag(&ysai, "bw") && reads_flag(&ysai, "guard-ms"));
+        assert!(reads_flag(&ysai, "no-keep-ready") && reads_flag(&ysai, "threads"));
         assert!(!reads_flag(&ysai, "late-game"), "the rush partner's alone");
-        // A switch turned off by another flag is read only through it.
-        assert!(reads_flag(&ysai, "no-keep-ready"));
         let original = Params {
             turn: TurnFlags {
                 style: Style::Original,
             },
             ..Params::default()
         };
+        // An off switch is read where the flag it turns off is.
         assert!(reads_flag(&original, "no-nc") && reads_flag(&original, "nc"));
         assert!(!reads_flag(&ysai, "no-nc"));
     }
