@@ -159,7 +159,6 @@ impl Params {
             refine: (self.exchange.refine_ms > 0)
                 .then_some((REFINE_DEPTH, self.exchange.refine_ms)),
             keep_ready: !self.rules.no_keep_ready,
-            counter_keeps_plan: self.rules.counter_keeps_plan,
             ..self.rush_rules()
         }
     }
@@ -174,7 +173,6 @@ impl Params {
             replan: plan_rules::REPLAN,
             refine: None,
             keep_ready: false,
-            counter_keeps_plan: false,
         }
     }
 

@@ -314,13 +314,6 @@ pub struct RuleFlags {
     #[arg(help_heading = heading::YSAI_TURN,
           help = "Let the rules trade a ready chain for a longer plan, as the 2019 rules do (ablation)")]
     pub no_keep_ready: bool,
-    /// `--counter-keeps-plan`: ysai's counter rule keeps the followed plan unless the counter
-    /// plan counters better (sends 1.5 times the threat sooner, or more where neither does),
-    /// the followed plan replayed with the threat landing.
-    #[arg(long = "counter-keeps-plan")]
-    #[arg(help_heading = heading::YSAI_TURN,
-          help = "Keep the followed plan unless the counter plan counters better")]
-    pub counter_keeps_plan: bool,
 }
 
 /// What only the rush player reads.

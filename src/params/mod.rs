@@ -222,7 +222,6 @@ impl Params {
             no_hold_fire: false,
             no_outbuild: false,
             no_keep_ready: false,
-            counter_keeps_plan: false,
         },
         exchange: ExchangeFlags {
             exchange: false,

@@ -13,7 +13,7 @@
 mod plan;
 mod threats;
 
-use crate::search::fire::{Fire, Fires};
+use crate::search::fire::Fires;
 use crate::sim::{Action, Neighbourhood, Position};
 pub use plan::{next_move, Plan, READY_MOVES};
 pub use threats::{best_immediate_ojama, high_trigger, Threats, SPIKE_EARLY, SPIKE_LATE};
@@ -31,9 +31,6 @@ pub enum Why {
     /// A rule would have traded the ready plan for a longer one; the plan was kept
     /// ([`RulesConfig::keep_ready`]).
     Ready,
-    /// The counter plan countered no better than the followed plan, which was kept
-    /// ([`RulesConfig::counter_keeps_plan`]).
-    Kept,
     /// No plan: the move that sends the most now.
     Greedy,
     /// The full search overruled the plan.
@@ -62,25 +59,6 @@ const BOMBER_TURN: usize = 10;
 const BOMBER_GAUGE: i32 = 30;
 /// A counter plan aims at this multiple of the threat (in tenths).
 const COUNTER_SHARE: i64 = 15;
-
-/// Whether the counter plan `new` counters better than `kept` (each with the threat landing
-/// after its first move): it sends `target` sooner, or, where neither sends it, more (sooner
-/// among equals). No counter plan counters no better than any; any counters better than none.
-fn counters_better(new: Option<&Fire>, kept: Option<&Fire>, target: i64) -> bool {
-    let rank = |fire: &Fire| {
-        let sooner = -(fire.path.len() as i64);
-        if fire.ojama >= target {
-            (true, sooner, fire.ojama)
-        } else {
-            (false, fire.ojama, sooner)
-        }
-    };
-    match (new, kept) {
-        (None, _) => false,
-        (Some(_), None) => true,
-        (Some(new), Some(kept)) => rank(new) > rank(kept),
-    }
-}
 
 /// Which plan search a rule asks for: its label in `-tm`, and for ysai the widths it starts
 /// from.
@@ -133,9 +111,6 @@ pub struct RulesConfig {
     /// A ready chain ([`Plan::ready`]) is not traded for a longer plan unless the opponent
     /// has to wait for it.
     pub keep_ready: bool,
-    /// A counter plan replaces the followed plan only where it counters better
-    /// ([`counters_better`]), the followed plan replayed with the threat landing.
-    pub counter_keeps_plan: bool,
 }
 
 /// A player's plan searches from the turn's position, as the rules ask for them.
@@ -165,8 +140,6 @@ pub struct PlanRules {
     outbuilt: Option<u32>,
     /// This turn a rule would have traded the ready plan for a longer one, and did not.
     kept_ready: bool,
-    /// This turn the counter rule kept the followed plan.
-    kept_plan: bool,
 }
 
 impl PlanRules {
@@ -178,7 +151,6 @@ impl PlanRules {
             against_bomber: false,
             outbuilt: None,
             kept_ready: false,
-            kept_plan: false,
         }
     }
 
@@ -209,7 +181,6 @@ impl PlanRules {
     /// builds its skill (a plan against it aims at one big chain; a ready chain still fires).
     pub fn note<N: Neighbourhood>(&mut self, view: &Position<'_>) {
         self.kept_ready = false;
-        self.kept_plan = false;
         self.threats.note::<N>(view);
         if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
             self.against_bomber = true;
@@ -258,8 +229,6 @@ impl PlanRules {
         }
         if why == Why::Plan && self.kept_ready {
             why = Why::Ready;
-        } else if why == Why::Plan && self.kept_plan {
-            why = Why::Kept;
         }
         why
     }
@@ -314,15 +283,6 @@ impl PlanRules {
         }
         let target = threat * COUNTER_SHARE / 10;
         let fires = planner.mine(Search::Counter, COUNTER, target, threat);
-        if self.config.counter_keeps_plan {
-            if let Some(plan) = &self.plan {
-                let kept = plan.fire_under::<N>(view.me, view.packs, threat);
-                if !counters_better(fires.choose(target), kept.as_ref(), target) {
-                    self.kept_plan = true;
-                    return false;
-                }
-            }
-        }
         self.adopt(&fires, target)
     }
 
@@ -450,7 +410,6 @@ mod tests {
     fn rules(keep_ready: bool) -> RulesConfig {
         RulesConfig {
             keep_ready,
-            counter_keeps_plan: false,
             ..Params::default().ysai_rules()
         }
     }
@@ -559,67 +518,6 @@ mod tests {
         let row = crate::sim::game::OJAMA_ROW;
         assert!(plan.meets::<Shift>(&me, &packs, row - 1));
         assert!(!plan.meets::<Shift>(&me, &packs, row), "the row breaks it");
-    }
-
-    #[test]
-    fn a_counter_plan_counters_better_by_sending_the_target_sooner_or_else_more() {
-        let better = |new: Option<Fire>, kept: Option<Fire>| {
-            counters_better(new.as_ref(), kept.as_ref(), chain_ojama(13))
-        };
-        let (f, target) = (fire, |moves| Some(fire(moves, 13)));
-        assert!(better(target(3), target(4)), "sooner");
-        assert!(!better(target(4), target(4)), "a tie keeps the plan");
-        assert!(better(Some(f(4, 14)), target(4)), "more, as soon");
-        assert!(!better(Some(f(5, 16)), target(4)), "more, later");
-        assert!(
-            better(target(9), Some(f(2, 12))),
-            "only it sends the target"
-        );
-        assert!(
-            better(Some(f(3, 12)), Some(f(2, 11))),
-            "more, neither enough"
-        );
-        assert!(!better(Some(f(3, 10)), Some(f(3, 11))), "less");
-        assert!(better(Some(f(9, 10)), None) && !better(None, Some(f(9, 10))));
-        assert!(!better(None, None));
-    }
-
-    #[test]
-    fn the_counter_rule_keeps_a_plan_that_counters_better_than_its_counter_plan() {
-        let (me, packs, plan) = ready_chain(chain_ojama(11), 1);
-        let view = view(20, &packs, &me);
-        let counter = |keeps: bool, found: &[Option<Fire>], threat: i64| {
-            let mut rules = PlanRules::new(RulesConfig {
-                counter_keeps_plan: keeps,
-                ..rules(false)
-            });
-            rules.set_plan(Some(plan.clone()));
-            rules.threats_mut().push(0);
-            rules.threats_mut().push(threat);
-            let mut planner = Scripted {
-                mine: fires(found),
-                ..Scripted::default()
-            };
-            let countered = rules.counter::<Shift>(&mut planner, &view);
-            assert_eq!(countered, rules.plan() != Some(&plan));
-            assert_eq!(rules.kept_plan, keeps && !countered);
-            countered
-        };
-        let smaller = [None, None, Some(fire(3, plan.chains - 1))];
-        let bigger = [None, None, Some(fire(3, plan.chains + 4))];
-        assert!(
-            !counter(true, &smaller, SPIKE_LATE),
-            "the plan sends more, sooner"
-        );
-        assert!(
-            counter(false, &smaller, SPIKE_LATE),
-            "the 2019 rule takes any"
-        );
-        assert!(!counter(true, &[], SPIKE_LATE), "no counter plan at all");
-        assert!(
-            counter(true, &bigger, SPIKE_LATE),
-            "the counter plan sends more"
-        );
     }
 
     #[test]

@@ -83,22 +83,6 @@ impl Plan {
             && self.fires(replay_under::<N>(me, packs, &self.moves, threat))
     }
 
-    /// What the plan fires with `attack` landing after its first move: its moves and the chain
-    /// the last one fires, if it fires one.
-    pub fn fire_under<N: Neighbourhood>(
-        &self,
-        me: &PlayerState,
-        packs: &[PreparedPack],
-        attack: i64,
-    ) -> Option<Fire> {
-        let last = replay_under::<N>(me, packs, &self.moves, attack)?;
-        (last.chains > 0).then(|| Fire {
-            path: self.moves.clone(),
-            chains: last.chains,
-            ojama: last.ojama,
-        })
-    }
-
     /// Whether a replay's last move fires the chain the plan expects.
     fn fires(&self, last: Option<MoveResult>) -> bool {
         last.is_some_and(|last| (last.chains, last.ojama) == (self.chains, self.ojama))
