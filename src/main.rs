@@ -138,7 +138,7 @@ fn note_compatibility_flags(given: &[String], aitype: Option<u8>) {
     let mut accepted: Vec<String> = given
         .iter()
         .filter(|flag| COMPATIBILITY_FLAGS.contains(&flag.as_str()))
-        .map(|flag| format!("-{flag}"))
+        .map(|flag| ysai::cli::display_flag(flag))
         .collect();
     accepted.extend(aitype.map(|n| format!("-ai {n}")));
     if !accepted.is_empty() {
