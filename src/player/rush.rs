@@ -72,8 +72,14 @@ impl<N: Neighbourhood> RushTurn<'_, '_, N> {
 
     /// Searches `horizon` moves of `state` for at most the scaled `flag_ms` (see
     /// [`RushTurn::budget`]), ending no later than the turn, with `attack` landing after the
-    /// first move.
-    fn search(&self, state: &PlayerState, (horizon, flag_ms): (usize, u64), attack: i64) -> Fires {
+    /// first move, and only `first_move` tried first if given.
+    fn search(
+        &self,
+        state: &PlayerState,
+        (horizon, flag_ms): (usize, u64),
+        attack: i64,
+        first_move: Option<Action>,
+    ) -> Fires {
         let deadline = self.clock.deadline(self.budget(flag_ms));
         let config = ChokudaiConfig {
             horizon,
@@ -81,7 +87,7 @@ impl<N: Neighbourhood> RushTurn<'_, '_, N> {
             expansions: None,
             injected: vec![attack],
             seed: self.seed ^ self.view.turn as u64,
-            first_move: None,
+            first_move,
         };
         search::<N>(state, self.view.packs, &config).fires
     }
@@ -89,11 +95,15 @@ impl<N: Neighbourhood> RushTurn<'_, '_, N> {
 
 impl<N: Neighbourhood> Planner for RushTurn<'_, '_, N> {
     fn mine(&mut self, _: Search, shape: (usize, u64), _: i64, attack: i64) -> Fires {
-        self.search(self.view.me, shape, attack)
+        self.search(self.view.me, shape, attack, None)
     }
 
     fn theirs(&mut self, _: Search, shape: (usize, u64), attack: i64) -> Fires {
-        self.search(self.view.opponent, shape, attack)
+        self.search(self.view.opponent, shape, attack, None)
+    }
+
+    fn after(&mut self, _: Search, shape: (usize, u64), first: Action) -> Fires {
+        self.search(self.view.me, shape, 0, Some(first))
     }
 
     /// Above the reserve, and below it too with `--late-game`.

@@ -11,6 +11,7 @@
 //! its clock lets it, is its own.
 
 mod plan;
+mod race;
 mod threats;
 
 use crate::search::fire::Fires;
@@ -76,6 +77,8 @@ pub enum Search {
     Race,
     /// My plan searched again while it is followed.
     Refine,
+    /// My fires after the plan's fire, for the race the fire starts.
+    Rebuild,
 }
 
 impl Search {
@@ -89,6 +92,7 @@ impl Search {
             Search::Outbuild => "outbuild",
             Search::Race => "race",
             Search::Refine => "refine",
+            Search::Rebuild => "rebuild",
         }
     }
 }
@@ -101,6 +105,10 @@ pub struct RulesConfig {
     pub counter_plan: bool,
     /// The opponent's answer checked before firing.
     pub hold_fire: bool,
+    /// The fire held only when the opponent's answer wins the race the fire starts: searched
+    /// past the turns my rows take to land, against my rebuild ([`race`]). Else, the
+    /// champion's test: any longer answer within `ANSWER`.
+    pub rebuild_race: bool,
     /// Out-building an opponent that waits on a high trigger.
     pub outbuild: bool,
     /// The plan searched up to `OPENING_TURNS`, and after.
@@ -121,6 +129,8 @@ pub trait Planner {
     /// The opponent's fires within `shape`, my `attack` landing in its stock after its first
     /// move.
     fn theirs(&mut self, kind: Search, shape: (usize, u64), attack: i64) -> Fires;
+    /// My fires within `shape` when `first` is my first move (`by_depth[0]` is its own fire).
+    fn after(&mut self, kind: Search, shape: (usize, u64), first: Action) -> Fires;
     /// Whether the counter-plan and hold-fire rules run this turn.
     fn counters_allowed(&self) -> bool;
     /// Whether the clock has time to spare for out-building.
@@ -287,7 +297,8 @@ impl PlanRules {
     }
 
     /// The plan fires now: would the opponent, my attack in its stock, answer bigger, and not
-    /// before my next move? Then build on for the biggest chain within reach instead.
+    /// before my next move? With the rebuild race, only if that answer would still land a row
+    /// on me after my rebuild. Then build on for the biggest chain within reach instead.
     pub fn hold_fire(
         &mut self,
         planner: &mut impl Planner,
@@ -298,7 +309,12 @@ impl PlanRules {
             return false;
         }
         let attack = (plan.ojama - view.me.ojama).max(0);
-        let answer = planner.theirs(Search::Answer, ANSWER, attack);
+        let shape = if self.config.rebuild_race {
+            race::RACE_ANSWER
+        } else {
+            ANSWER
+        };
+        let answer = planner.theirs(Search::Answer, shape, attack);
         // A bigger chain the opponent fires this move or the next does not wait for mine:
         // holding would only hand it the first fire.
         let first = if self.config.keep_ready {
@@ -312,6 +328,12 @@ impl PlanRules {
         if bigger < first {
             self.kept_ready = true;
             return false;
+        }
+        if self.config.rebuild_race {
+            let rebuild = planner.after(Search::Rebuild, race::REBUILD, plan.moves[0]);
+            if !race::answer_outraces(&answer, &rebuild, attack, plan.chains, first) {
+                return false;
+            }
         }
         let fires = planner.mine(Search::Extend, EXTEND, i64::MAX, 0);
         self.adopt(&fires, i64::MAX)
@@ -383,6 +405,7 @@ mod tests {
     struct Scripted {
         mine: Fires,
         theirs: Fires,
+        after: Fires,
         asked: Vec<Search>,
     }
 
@@ -394,6 +417,10 @@ mod tests {
         fn theirs(&mut self, kind: Search, _: (usize, u64), _: i64) -> Fires {
             self.asked.push(kind);
             self.theirs.clone()
+        }
+        fn after(&mut self, kind: Search, _: (usize, u64), _: Action) -> Fires {
+            self.asked.push(kind);
+            self.after.clone()
         }
         fn counters_allowed(&self) -> bool {
             true
@@ -469,7 +496,7 @@ mod tests {
             let mut planner = Scripted {
                 mine: extension.clone(),
                 theirs: fires(answer),
-                asked: Vec::new(),
+                ..Scripted::default()
             };
             let held = rules.hold_fire(&mut planner, &view, &plan);
             assert_eq!(held, rules.plan().is_some_and(|p| p.chains == 16));
@@ -486,6 +513,47 @@ mod tests {
         assert!(!hold(&[None, Some(fire(2, 14))]), "ready next move");
         assert!(!hold(&[Some(fire(1, 15)), Some(fire(2, 16))]), "ready now");
         assert!(hold_with(false, &[Some(fire(1, 15))]), "keep_ready off");
+    }
+
+    #[test]
+    fn with_the_rebuild_race_fire_is_held_only_against_an_answer_my_rebuild_cannot_offset() {
+        let me = PlayerState::default();
+        let packs = [];
+        let view = view(20, &packs, &me);
+        let plan = Plan::of(&fire(1, 13));
+        // The opponent answers with a 14 on its tenth move, after my six rows have fallen.
+        let mut late = vec![None; 10];
+        late[9] = Some(fire(10, 14));
+        let hold_with = |race: bool, rebuild: &[Option<Fire>]| {
+            let config = RulesConfig {
+                rebuild_race: race,
+                ..rules(true)
+            };
+            let mut rules = PlanRules::new(config);
+            let mut planner = Scripted {
+                mine: fires(&[None, None, None, Some(fire(4, 16))]),
+                theirs: fires(&late),
+                after: fires(rebuild),
+                ..Scripted::default()
+            };
+            let held = rules.hold_fire(&mut planner, &view, &plan);
+            assert_eq!(
+                planner.asked.contains(&Search::Rebuild),
+                race,
+                "the rebuild is searched only for the race"
+            );
+            held
+        };
+        let no_rebuild = [Some(fire(1, 13))];
+        let rebuilt_12 = [Some(fire(1, 13)), None, None, None, None, Some(fire(6, 12))];
+        let rebuilt_14 = [Some(fire(1, 13)), None, None, None, None, Some(fire(6, 14))];
+        assert!(hold_with(true, &no_rebuild), "79 lands");
+        assert!(hold_with(true, &rebuilt_12), "79 - 45 lands");
+        assert!(!hold_with(true, &rebuilt_14), "79 - 79 lands nothing");
+        assert!(
+            hold_with(false, &rebuilt_14),
+            "the champion's test holds on any longer answer"
+        );
     }
 
     #[test]
@@ -534,7 +602,7 @@ mod tests {
             let mut planner = Scripted {
                 mine: fires(&[None, None, Some(fire(3, plan.chains + 3))]),
                 theirs: fires(&[None, Some(fire(2, plan.chains + 1))]),
-                asked: Vec::new(),
+                ..Scripted::default()
             };
             rules.note::<Shift>(&view);
             assert_eq!(rules.follow::<Shift>(&mut planner, &view), why);

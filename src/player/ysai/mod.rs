@@ -493,6 +493,11 @@ impl<N: Neighbourhood> Planner for TurnPlanner<'_, '_, '_, '_, N> {
             .theirs::<N>(self.turn, kind, shape, after_first(attack))
     }
 
+    fn after(&mut self, kind: Search, shape: (usize, u64), first: Action) -> Fires {
+        self.plans
+            .mine::<N>(self.turn, kind, shape, i64::MAX, None, Some(first))
+    }
+
     fn counters_allowed(&self) -> bool {
         true
     }
