@@ -32,6 +32,9 @@ pub enum Why {
     /// A rule would have traded the ready plan for a longer one; the plan was kept
     /// ([`RulesConfig::keep_ready`]).
     Ready,
+    /// The plan fires although the opponent could answer longer: my rebuild offsets that
+    /// answer ([`RulesConfig::rebuild_race`]).
+    Raced,
     /// No plan: the move that sends the most now.
     Greedy,
     /// The full search overruled the plan.
@@ -150,6 +153,8 @@ pub struct PlanRules {
     outbuilt: Option<u32>,
     /// This turn a rule would have traded the ready plan for a longer one, and did not.
     kept_ready: bool,
+    /// This turn the plan fires into a longer answer that my rebuild offsets.
+    raced: bool,
 }
 
 impl PlanRules {
@@ -161,6 +166,7 @@ impl PlanRules {
             against_bomber: false,
             outbuilt: None,
             kept_ready: false,
+            raced: false,
         }
     }
 
@@ -191,6 +197,7 @@ impl PlanRules {
     /// builds its skill (a plan against it aims at one big chain; a ready chain still fires).
     pub fn note<N: Neighbourhood>(&mut self, view: &Position<'_>) {
         self.kept_ready = false;
+        self.raced = false;
         self.threats.note::<N>(view);
         if view.turn == BOMBER_TURN && view.opponent.gauge >= BOMBER_GAUGE && !self.against_bomber {
             self.against_bomber = true;
@@ -239,6 +246,8 @@ impl PlanRules {
         }
         if why == Why::Plan && self.kept_ready {
             why = Why::Ready;
+        } else if why == Why::Plan && self.raced {
+            why = Why::Raced;
         }
         why
     }
@@ -332,6 +341,7 @@ impl PlanRules {
         if self.config.rebuild_race {
             let rebuild = planner.after(Search::Rebuild, race::REBUILD, plan.moves[0]);
             if !race::answer_outraces(&answer, &rebuild, attack, plan.chains, first) {
+                self.raced = true;
                 return false;
             }
         }
@@ -542,6 +552,7 @@ mod tests {
                 race,
                 "the rebuild is searched only for the race"
             );
+            assert_eq!(rules.raced, race && !held);
             held
         };
         let no_rebuild = [Some(fire(1, 13))];
