@@ -159,7 +159,7 @@ impl Params {
             refine: (self.exchange.refine_ms > 0)
                 .then_some((REFINE_DEPTH, self.exchange.refine_ms)),
             keep_ready: !self.rules.no_keep_ready,
-            rebuild_race: !self.rules.no_rebuild_race,
+            rebuild_race: self.rules.rebuild_race,
             ..self.rush_rules()
         }
     }

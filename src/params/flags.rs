@@ -314,13 +314,13 @@ pub struct RuleFlags {
     #[arg(help_heading = heading::YSAI_TURN,
           help = "Let the rules trade a ready chain for a longer plan, as the 2019 rules do (ablation)")]
     pub no_keep_ready: bool,
-    /// `--no-rebuild-race`: ysai holds a ready fire on any longer answer of the opponent
-    /// within 7 moves, as the champion does, instead of reading the race the fire starts (its
-    /// answer 12 moves deep against my rebuild).
-    #[arg(long = "no-rebuild-race")]
+    /// `--rebuild-race`: ysai holds a ready fire only when the opponent's answer wins the race
+    /// the fire starts (its answer 12 moves deep against my rebuild), instead of on any longer
+    /// answer within 7 moves as the champion does (experimental).
+    #[arg(long = "rebuild-race")]
     #[arg(help_heading = heading::YSAI_TURN,
-          help = "Hold fire on any longer answer within 7 moves, without reading my rebuild (ablation)")]
-    pub no_rebuild_race: bool,
+          help = "Hold fire only when the opponent's answer, 12 moves deep, outruns my rebuild (experimental)")]
+    pub rebuild_race: bool,
 }
 
 /// What only the rush player reads.

@@ -222,7 +222,7 @@ impl Params {
             no_hold_fire: false,
             no_outbuild: false,
             no_keep_ready: false,
-            no_rebuild_race: false,
+            rebuild_race: false,
         },
         exchange: ExchangeFlags {
             exchange: false,
