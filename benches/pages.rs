@@ -65,6 +65,7 @@ fn game(index: u64) -> ReportGame {
             ]),
             think_ms: [60_000.0 + f64::from(spread(40_000)), 20.0],
             max_think_ms: [4_000.0, 1.0],
+            peak_rss_kib: [None; 2],
             run: None,
             record: None,
         },

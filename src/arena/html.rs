@@ -401,6 +401,7 @@ mod tests {
             violations: Vec::new(),
             think_ms: [0.0; 2],
             max_think_ms: [0.0; 2],
+            peak_rss_kib: [None; 2],
             max_chains: [0; 2],
             first_big_chains: [None; 2],
             scores: [0; 2],

@@ -426,7 +426,8 @@ fn reasons_summary(games: &[results::GameLine]) -> String {
     }
 }
 
-/// Per player: mean thinking time per game, longest answer, mean longest chain.
+/// Per player: mean thinking time per game, longest answer, mean longest chain, and the
+/// highest peak resident set of a game where the games recorded it.
 fn players_summary(games: &[results::GameLine]) -> String {
     if games.is_empty() {
         return String::new();
@@ -442,8 +443,12 @@ fn players_summary(games: &[results::GameLine]) -> String {
             .sum::<f64>()
             / n;
         out.push_str(&format!(
-            "p{p}: thinking {think:.1} ms per game, longest answer {longest:.1} ms, longest chain {chains:.1} on average\n"
+            "p{p}: thinking {think:.1} ms per game, longest answer {longest:.1} ms, longest chain {chains:.1} on average"
         ));
+        if let Some(peak) = games.iter().filter_map(|g| g.peak_rss_kib[p]).max() {
+            out.push_str(&format!(", peak RSS {:.0} MiB", peak as f64 / 1024.0));
+        }
+        out.push('\n');
     }
     out
 }
@@ -704,6 +709,7 @@ mod tests {
             }),
             think_ms: [0.0; 2],
             max_think_ms: [0.0; 2],
+            peak_rss_kib: [None; 2],
             run: None,
             record: None,
         }
@@ -727,6 +733,23 @@ mod tests {
             first_chains_compared(&games),
             "p0's first chain of 10+ against p1's: longer in 1 games (won 1), as long in 2 (won 1), shorter in 2 (won 0)\n"
         );
+    }
+
+    #[test]
+    fn the_players_summary_gives_the_highest_peak_resident_set_where_games_record_it() {
+        let with_rss = |rss: [Option<u64>; 2]| results::GameLine {
+            peak_rss_kib: rss,
+            ..game_with(None)
+        };
+        let games = [
+            with_rss([Some(300 * 1024), None]),
+            with_rss([Some(700 * 1024), None]),
+            with_rss([None, None]),
+        ];
+        let summary = players_summary(&games);
+        let lines: Vec<&str> = summary.lines().collect();
+        assert!(lines[0].ends_with(", peak RSS 700 MiB"), "{}", lines[0]);
+        assert!(lines[1].ends_with("on average"), "{}", lines[1]);
     }
 
     #[test]

@@ -50,6 +50,8 @@ pub struct AiProcess {
     stderr: Arc<StderrTail>,
     /// The child has been waited for: its pid may now belong to another process.
     reaped: bool,
+    /// The child's peak resident set, in KiB, read when it was reaped (Linux).
+    peak_rss_kib: Option<u64>,
 }
 
 /// The end of a child's stderr, its turn lines, and whether the child closed it.
@@ -97,6 +99,7 @@ impl AiProcess {
             closed: false,
             stderr: spawn_stderr_reader(stderr, copy),
             reaped: false,
+            peak_rss_kib: None,
         })
     }
 
@@ -215,8 +218,15 @@ impl AiProcess {
             return;
         }
         kill_group(&mut self.child);
-        let _ = self.child.wait();
+        self.peak_rss_kib = reap(&mut self.child);
         self.reaped = true;
+    }
+
+    /// The peak resident set of the child over its life, in KiB, once [`AiProcess::kill`]
+    /// has reaped it (on Linux; `None` elsewhere). With a simple command the child is the AI
+    /// itself (see [`exec_if_simple`]).
+    pub fn peak_rss_kib(&self) -> Option<u64> {
+        self.peak_rss_kib
     }
 }
 
@@ -426,6 +436,29 @@ fn kill_group(child: &mut Child) {
     let _ = child.kill();
 }
 
+/// Waits for the killed child and returns its peak resident set in KiB (`ru_maxrss` of
+/// wait4(2), which counts the child and the descendants it waited for).
+#[cfg(target_os = "linux")]
+fn reap(child: &mut Child) -> Option<u64> {
+    let pid = i32::try_from(child.id()).ok()?;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to overwrite.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `status` and `usage` are valid for writes; the pid is our own unreaped child.
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    if reaped != pid {
+        let _ = child.wait();
+        return None;
+    }
+    u64::try_from(usage.ru_maxrss).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn reap(child: &mut Child) -> Option<u64> {
+    let _ = child.wait();
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -525,6 +558,26 @@ mod tests {
         assert!(
             matches!(ai.next_output(deadline, &never), Ok(Output::Line { text, .. }) if text == "ok")
         );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_peak_resident_set_of_a_reaped_child_is_read() {
+        // dd reads 64 MiB into one buffer: its resident set passes 64 MiB, a shell's does not.
+        let peak = |command: &str| {
+            let mut ai = AiProcess::spawn(command, None).unwrap();
+            let deadline = Some(Instant::now() + Duration::from_secs(10));
+            assert!(matches!(
+                ai.next_output(deadline, &never),
+                Ok(Output::Line { .. })
+            ));
+            ai.kill();
+            ai.peak_rss_kib().expect("read when reaped")
+        };
+        let big = peak("dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null; echo done");
+        let small = peak("echo done");
+        assert!(big >= 64 * 1024, "{big} KiB");
+        assert!(small < 64 * 1024, "{small} KiB");
     }
 
     #[cfg(target_os = "linux")]

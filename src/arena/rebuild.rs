@@ -200,6 +200,7 @@ mod tests {
             first_big_chains: None,
             think_ms: [0.0; 2],
             max_think_ms: [0.0; 2],
+            peak_rss_kib: [None; 2],
             run: Some(RunInfo {
                 started: "2025-01-01T00:00:00Z".into(),
                 cpu: "cpu".into(),

@@ -236,6 +236,8 @@ pub struct GameRecord {
     /// Total and longest thinking time of each player, in milliseconds.
     pub think_ms: [f64; 2],
     pub max_think_ms: [f64; 2],
+    /// Each player's peak resident set over the game, in KiB, where the system tells it.
+    pub peak_rss_kib: [Option<u64>; 2],
     pub max_chains: [u32; 2],
     pub first_big_chains: [Option<BigChain>; 2],
     pub scores: [i64; 2],
@@ -259,6 +261,7 @@ impl GameRecord {
             violations: Vec::new(),
             think_ms: [0.0; 2],
             max_think_ms: [0.0; 2],
+            peak_rss_kib: [None; 2],
             max_chains: [0; 2],
             first_big_chains: [None; 2],
             scores: [0; 2],

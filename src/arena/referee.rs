@@ -425,6 +425,7 @@ impl<'a> Game<'a> {
     fn finish(mut self) -> GameRecord {
         for (player, ai) in self.ais.iter_mut().enumerate() {
             ai.kill();
+            self.record.peak_rss_kib[player] = ai.peak_rss_kib();
             self.record.stderr_tails[player] = ai.stderr_tail();
             let mut lines = ai.turn_lines();
             for turn in &mut self.record.turns {

@@ -455,6 +455,7 @@ mod tests {
                 ]),
                 think_ms: [2500.0, 10.0],
                 max_think_ms: [300.0, 1.0],
+                peak_rss_kib: [None; 2],
                 run: None,
                 record: None,
             },

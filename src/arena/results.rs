@@ -55,6 +55,10 @@ pub struct GameLine {
     pub think_ms: [f64; 2],
     /// Longest single answer of each player.
     pub max_think_ms: [f64; 2],
+    /// Each player's peak resident set over the game, in KiB (absent from files written
+    /// before it was recorded, and where the system does not tell it).
+    #[serde(default)]
+    pub peak_rss_kib: [Option<u64>; 2],
     /// What the run that played the game ran (absent from files written before it was
     /// recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -399,6 +403,7 @@ mod tests {
             ]),
             think_ms: [100.5, 200.0],
             max_think_ms: [10.25, 20.0],
+            peak_rss_kib: [None; 2],
             run: None,
             record: None,
         }

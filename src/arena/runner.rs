@@ -504,6 +504,7 @@ fn play_one(
         first_big_chains: Some(record.first_big_chains),
         think_ms: record.think_ms,
         max_think_ms: record.max_think_ms,
+        peak_rss_kib: record.peak_rss_kib,
         run: Some(pairing.info.clone()),
         record: Some(CompactRecord::of(&record.turns)),
     };

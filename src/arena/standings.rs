@@ -672,6 +672,7 @@ mod tests {
             first_big_chains: None,
             think_ms: [10.0, 30.0],
             max_think_ms: [1.0, 1.0],
+            peak_rss_kib: [None; 2],
             run: None,
             record: None,
         };
