@@ -224,7 +224,7 @@ impl AiProcess {
 
     /// The peak resident set of the child over its life, in KiB, once [`AiProcess::kill`]
     /// has reaped it (on Linux; `None` elsewhere). With a simple command the child is the AI
-    /// itself (see [`exec_if_simple`]).
+    /// itself (a simple command is exec'd by its shell).
     pub fn peak_rss_kib(&self) -> Option<u64> {
         self.peak_rss_kib
     }

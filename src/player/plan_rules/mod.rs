@@ -109,7 +109,7 @@ pub struct RulesConfig {
     /// The opponent's answer checked before firing.
     pub hold_fire: bool,
     /// The fire held only when the opponent's answer wins the race the fire starts: searched
-    /// past the turns my rows take to land, against my rebuild ([`race`]). Else, the
+    /// past the turns my rows take to land, against my rebuild (`plan_rules/race.rs`). Else, the
     /// champion's test: any longer answer within `ANSWER`.
     pub rebuild_race: bool,
     /// Out-building an opponent that waits on a high trigger.
